@@ -1,0 +1,207 @@
+"""The one module of the harness that solvers import: how a solver declares itself, what it gets
+(a ``Budget``) and what it returns (an ``Outcome``).
+
+A solver is data plus two functions (benchopt's idea: parameters are declared, not parsed):
+
+    from bench.api import Outcome, Param, solver
+
+    @solver("my-dfs", family="edgematch", paradigm="native", backend="numba",
+            params=[Param("restart_unit", 100_000, min=1)])
+    def solve(instance, budget, seed, restart_unit):
+        ...
+        return Outcome("solved", solution=board, counters={"nodes": n})
+
+The harness owns limits and measurement (BenchExec's rule): a solver only builds, runs and
+interprets. It should still pass the budget on (time limit, threads = ``budget.cores``) so that
+it stops on its own, but the runner kills it at the budget plus a grace whatever it does.
+
+Built-in solvers use exactly this decorator and are found through the same entry-point group
+(``cliffbench.solvers``) as third-party plugins. This module imports nothing of the project
+but ``instances/``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+FAMILIES = ("edgematch", "tiles", "sudoku", "games")
+PARADIGMS = ("sat", "xcc", "cpsat", "ilp", "clique", "native")
+CLAIMS = ("solved", "optimal", "infeasible", "unknown")
+
+
+class ParamError(ValueError):
+    """A solver parameter that is unknown, of the wrong type or out of range (names it)."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a solver: its default, and what values it takes.
+
+    The type is the default's type unless given. ``choices`` restricts to a set; ``min``/``max``
+    bound a number. ``parse`` turns a command-line string or a TOML value into a checked value.
+    """
+
+    name: str
+    default: Any
+    help: str = ""
+    choices: tuple[Any, ...] | None = None
+    min: float | None = None
+    max: float | None = None
+    type: type | None = None
+
+    @property
+    def kind(self) -> type:
+        return self.type or type(self.default)
+
+    def parse(self, value: Any, solver: str = "") -> Any:
+        where = f"parameter {self.name!r}" + (f" of solver {solver!r}" if solver else "")
+        kind = self.kind
+        try:
+            if isinstance(value, str) and kind is not str:
+                if kind is bool:
+                    low = value.strip().lower()
+                    if low not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
+                        raise ValueError(value)
+                    value = low in ("1", "true", "yes", "on")
+                elif kind is int:
+                    value = int(float(value)) if "e" in value.lower() else int(value)
+                else:
+                    value = kind(value)
+            elif kind is float and isinstance(value, int) and not isinstance(value, bool):
+                value = float(value)
+            elif kind is int and isinstance(value, float) and value.is_integer():
+                value = int(value)
+        except (TypeError, ValueError):
+            raise ParamError(f"{where}: {value!r} is not a {kind.__name__}") from None
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise ParamError(f"{where}: {value!r} is not a {kind.__name__}")
+        if self.choices is not None and value not in self.choices:
+            raise ParamError(f"{where}: {value!r} is not one of {list(self.choices)}")
+        if self.min is not None and value < self.min:
+            raise ParamError(f"{where}: {value!r} is below the minimum {self.min}")
+        if self.max is not None and value > self.max:
+            raise ParamError(f"{where}: {value!r} is above the maximum {self.max}")
+        return value
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "default": self.default,
+                               "type": self.kind.__name__, "help": self.help}
+        if self.choices is not None:
+            out["choices"] = list(self.choices)
+        if self.min is not None:
+            out["min"] = self.min
+        if self.max is not None:
+            out["max"] = self.max
+        return out
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What a run may use. ``deadline`` is a ``time.monotonic()`` instant set when solving starts.
+
+    Solvers pass ``cores`` on as their thread count and ``remaining()`` as their own time limit.
+    """
+
+    wall_s: float
+    mem_mb: int
+    cores: int = 1
+    deadline: float = float("inf")
+
+    def remaining(self) -> float:
+        return max(0.0, self.deadline - time.monotonic())
+
+    def expired(self) -> bool:
+        return time.monotonic() >= self.deadline
+
+
+@dataclass
+class Outcome:
+    """What a solver claims. The harness checks it; it never trusts it.
+
+    ``status``: one of ``solved``, ``optimal``, ``infeasible``, ``unknown``. ``solution``: the
+    family's Solution (also a partial one with ``unknown``: its score is recorded). ``counters``:
+    work done, by name; ``nodes``, ``conflicts``, ``restarts`` become columns, the rest is kept
+    as JSON. ``t_encode``/``t_solve`` split the solver's time when it knows the split;
+    ``model_vars``/``model_constraints`` give the size of a model. ``score_trace``: (seconds,
+    score) pairs of an anytime solver.
+    """
+
+    status: str
+    solution: Any = None
+    objective: float | None = None
+    counters: dict[str, float] = field(default_factory=dict)
+    t_encode: float | None = None
+    t_solve: float | None = None
+    model_vars: int | None = None
+    model_constraints: int | None = None
+    score_trace: list[tuple[float, float]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.status not in CLAIMS:
+            raise ValueError(f"Outcome status {self.status!r} is not one of {CLAIMS}")
+
+
+@dataclass(frozen=True)
+class SolverSpec:
+    """A registered solver: what ``cliffbench list`` shows and the runner calls."""
+
+    name: str
+    family: str
+    paradigm: str
+    backend: str
+    params: tuple[Param, ...]
+    solve: Callable[..., Outcome]
+    prepare: Callable[[], Any] | None = None
+    doc: str = ""
+    module: str = ""
+
+    def defaults(self) -> dict[str, Any]:
+        return {p.name: p.default for p in self.params}
+
+    def resolve(self, given: dict[str, Any]) -> dict[str, Any]:
+        """Defaults overlaid with ``given``, each checked; an unknown name is a ParamError."""
+        known = {p.name: p for p in self.params}
+        for name in given:
+            if name not in known:
+                raise ParamError(f"solver {self.name!r} has no parameter {name!r}"
+                                 f" (it has: {', '.join(known) or 'none'})")
+        return {name: p.parse(given.get(name, p.default), self.name) if name in given
+                else p.default for name, p in known.items()}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "family": self.family, "paradigm": self.paradigm,
+                "backend": self.backend, "params": {p.name: p.default for p in self.params},
+                "param_specs": [p.to_json() for p in self.params], "doc": self.doc}
+
+
+REGISTRY: dict[str, SolverSpec] = {}
+
+
+def register(spec: SolverSpec) -> SolverSpec:
+    """Add a solver; registering the same name from another module is an error."""
+    if spec.family not in FAMILIES:
+        raise ValueError(f"solver {spec.name!r}: unknown family {spec.family!r}")
+    if spec.paradigm not in PARADIGMS:
+        raise ValueError(f"solver {spec.name!r}: unknown paradigm {spec.paradigm!r}")
+    old = REGISTRY.get(spec.name)
+    if old is not None and old.module != spec.module:
+        raise ValueError(f"solver {spec.name!r} is registered twice ({old.module}, {spec.module})")
+    REGISTRY[spec.name] = spec
+    return spec
+
+
+def solver(name: str, *, family: str, paradigm: str, backend: str,
+           params: list[Param] | tuple[Param, ...] = (),
+           prepare: Callable[[], Any] | None = None) -> Callable[[Callable[..., Outcome]], Callable[..., Outcome]]:
+    """Declare ``solve(instance, budget, seed, **params) -> Outcome`` as a solver."""
+
+    def wrap(solve: Callable[..., Outcome]) -> Callable[..., Outcome]:
+        register(SolverSpec(name=name, family=family, paradigm=paradigm, backend=backend,
+                            params=tuple(params), solve=solve, prepare=prepare,
+                            doc=(solve.__doc__ or "").strip().split("\n")[0],
+                            module=solve.__module__))
+        return solve
+
+    return wrap

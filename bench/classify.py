@@ -1,0 +1,99 @@
+"""From what a worker reports to the row's outcome columns: the checker runs here, in the parent.
+
+The status vocabulary is bench/schema.py's. A solver's claim is never taken on trust: a claimed
+solution the family's checker rejects, an ``infeasible`` claim on an instance known to be
+feasible, or an optimum that contradicts a known one is ``wrong``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import instances
+from bench.suite import Task
+
+
+def check_solution(task: Task, solution_json: Any) -> tuple[Any, Any]:
+    """(Solution, Verdict) of a returned answer; a malformed answer is an illegal one."""
+    module = instances.family(task.ref.family)
+    instance = task.ref.instance
+    try:
+        solution = module.Solution.from_json(solution_json, instance)
+        return solution, module.check(instance, solution)
+    except Exception as exc:  # the answer is the solver's: any defect in it is its failure
+        from instances.common import Verdict
+
+        return None, Verdict(False, False, None, getattr(instance, "max_score", None),
+                             f"malformed solution: {type(exc).__name__}: {exc}")
+
+
+def outcome_columns(task: Task, result: dict[str, Any]) -> dict[str, Any]:
+    """The outcome and cost columns of a finished run (any ``kind`` a worker or watchdog gives)."""
+    kind = result["kind"]
+    counters = result.get("counters") or {}
+    row: dict[str, Any] = {
+        "claimed": result.get("claimed"),
+        "verified": None,
+        "verdict": None,
+        "score": None,
+        "objective": result.get("objective"),
+        "message": result.get("message"),
+        "solution": None,
+        "t_wall": result.get("t_wall"),
+        "t_cpu": result.get("t_cpu"),
+        "t_prepare": result.get("t_prepare"),
+        "t_encode": result.get("t_encode"),
+        "t_solve": result.get("t_solve"),
+        "peak_rss_mb": result.get("peak_rss_mb"),
+        "work_nodes": counters.get("nodes", counters.get("branches")),
+        "work_conflicts": counters.get("conflicts"),
+        "work_restarts": counters.get("restarts"),
+        "model_vars": result.get("model_vars"),
+        "model_constraints": result.get("model_constraints"),
+        "counters": json.dumps(counters, sort_keys=True) if counters else None,
+        "score_trace": json.dumps(result["score_trace"]) if result.get("score_trace") else None,
+    }
+    if kind != "outcome":
+        row["status"] = kind
+        return row
+    row.update(judge(task, result))
+    return row
+
+
+def judge(task: Task, result: dict[str, Any]) -> dict[str, Any]:
+    """Status, verified, verdict and score of an outcome a solver returned."""
+    claimed = result["claimed"]
+    out: dict[str, Any] = {"status": claimed}
+    verdict = None
+    if result.get("solution") is not None:
+        _, verdict = check_solution(task, result["solution"])
+        out["solution"] = json.dumps(result["solution"], separators=(",", ":"))
+        out["verified"] = bool(verdict.legal)
+        out["verdict"] = verdict.reason or ("solved" if verdict.solved else "legal")
+        out["score"] = verdict.score
+    generated = task.ref.generated
+    if claimed in ("solved", "optimal"):
+        if verdict is None:
+            return {**out, "status": "wrong", "verdict": f"claimed {claimed} without a solution"}
+        if not verdict.solved:
+            return {**out, "status": "wrong",
+                    "verdict": f"checker rejected the claimed solution: {verdict.reason}"}
+        known = generated.known_optimum
+        objective = result.get("objective")
+        if known is not None and objective is not None and claimed == "optimal" \
+                and abs(objective - known) > 1e-9:
+            return {**out, "status": "wrong",
+                    "verdict": f"claimed optimum {objective} but the known optimum is {known}"}
+    elif claimed == "infeasible":
+        if generated.feasible:
+            return {**out, "status": "wrong",
+                    "verdict": "claimed infeasible on an instance known to have a solution"}
+    elif claimed == "unknown" and verdict is not None:
+        if not verdict.legal:
+            return {**out, "status": "wrong",
+                    "verdict": f"checker rejected the returned partial answer: {verdict.reason}"}
+        if verdict.solved:
+            out["status"] = "solved"
+            out["verdict"] = "solved (the solver claimed unknown)"
+    return out

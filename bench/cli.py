@@ -1,0 +1,287 @@
+"""The ``cliffbench`` command: list, run, report, solve, verify, gen.
+
+Every error a user can cause (a malformed file, an unknown solver, a bad parameter, a suite that
+does not parse) is one line on stderr naming the file, line or parameter, and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+from bench.api import ParamError
+
+EXIT_USAGE = 2
+
+
+def _param_pairs(items: list[str]) -> dict[str, str]:
+    out = {}
+    for item in items:
+        if "=" not in item:
+            raise ParamError(f"--param {item!r}: expected key=value")
+        key, value = item.split("=", 1)
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clean(v) for v in value]
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        return _clean(value.item())
+    if value is not None and not isinstance(value, (str, int, float, bool)):
+        try:
+            import pandas as pd
+
+            if pd.isna(value):
+                return None
+        except (TypeError, ValueError):
+            pass
+    return value
+
+
+def _print_json(data: Any) -> None:
+    print(json.dumps(_clean(data), indent=2, sort_keys=False))
+
+
+# -- list --------------------------------------------------------------------------------------
+
+def cmd_list(args: argparse.Namespace) -> int:
+    import instances
+    from bench.registry import load_solvers
+    from bench.suite import shipped_suites
+
+    registry = load_solvers(args.plugin)
+    families = instances.families()
+    data = {
+        "families": [{"name": n, "suffixes": list(m.SUFFIXES)} for n, m in families.items()],
+        "generators": [{"name": f"{n}/{g.name}", "family": n, "doc": g.doc,
+                        "params": {k: d for k, (d, _) in g.params.items()}}
+                       for n, m in families.items() for g in m.GENERATORS.values()],
+        "solvers": [registry[s].to_json() for s in sorted(registry)],
+        "suites": [{"name": k, "description": v} for k, v in shipped_suites().items()],
+    }
+    if args.json:
+        for solver in data["solvers"]:
+            solver.pop("param_specs", None)
+        _print_json(data)
+        return 0
+    print("families:")
+    for f in data["families"]:
+        print(f"  {f['name']:<12} files: {' '.join(f['suffixes'])}")
+    print("generators:")
+    for g in data["generators"]:
+        params = ", ".join(f"{k}={v}" for k, v in g["params"].items())
+        print(f"  {g['name']:<22} {params}")
+    print("solvers:")
+    for s in data["solvers"]:
+        params = ", ".join(f"{k}={v}" for k, v in s["params"].items()) or "-"
+        print(f"  {s['name']:<16} {s['family']:<10} {s['paradigm']:<7} {s['backend']:<16} "
+              f"{params}")
+    print("suites:")
+    for s in data["suites"]:
+        print(f"  {s['name']:<26} {s['description']}")
+    return 0
+
+
+# -- run / report --------------------------------------------------------------------------------
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from bench.sweep import run_sweep
+
+    solvers = [s.strip() for s in args.solvers.split(",")] if args.solvers else None
+    directory = run_sweep(args.suite, solvers=solvers, timeout=args.timeout, mem=args.mem,
+                          jobs=args.jobs, resume=args.resume, overwrite=args.overwrite,
+                          data_dir=args.data_dir, plugins=args.plugin,
+                          params=_param_pairs(args.param), results=args.results,
+                          name=args.name, argv=["cliffbench", *sys.argv[1:]])
+    print(_report_text(directory, "markdown"))
+    print(f"\nresults: {directory}/runs.parquet (journal.jsonl, manifest.json)")
+    return 0
+
+
+def _report_text(sweep: str | Path, fmt: str, results: str = "results") -> str:
+    from bench.report import build_report, render
+    from bench.store import load, sweep_dir
+
+    directory = sweep_dir(sweep, results)
+    return render(build_report(load(directory), sweep=directory.name), fmt)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    print(_report_text(args.sweep, args.format, args.results))
+    return 0
+
+
+# -- solve / verify --------------------------------------------------------------------------------
+
+SOLVE_KEYS = ("status", "verified", "verdict", "score", "max_score", "objective", "t_wall")
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    import instances
+    from bench.specs import resolve_one
+    from bench.sweep import solve_one
+
+    ref = resolve_one(args.instance, args.data_dir)
+    row = solve_one(ref, args.solver, timeout=args.timeout, mem=args.mem, cores=args.cores,
+                    seed=args.seed, params=_param_pairs(args.param), plugins=args.plugin)
+    module = instances.family(ref.family)
+    solution_json = json.loads(row["solution"]) if row.get("solution") else None
+    counters = json.loads(row["counters"]) if row.get("counters") else {}
+    out = {k: row.get(k) for k in SOLVE_KEYS}
+    out.update(solver=args.solver, instance=ref.source, instance_id=ref.instance_id,
+               claimed=row.get("claimed"), message=row.get("message"), counters=counters,
+               t_cpu=row.get("t_cpu"), t_prepare=row.get("t_prepare"),
+               t_encode=row.get("t_encode"), t_solve=row.get("t_solve"),
+               peak_rss_mb=row.get("peak_rss_mb"), solution=solution_json)
+    if args.json:
+        _print_json(out)
+    else:
+        score = f"{out['score']}/{out['max_score']}" if out["score"] is not None else "-"
+        t_wall = f"{out['t_wall']:.3f} s" if out["t_wall"] is not None else "-"
+        print(f"status   {out['status']}  (claimed {out['claimed']})")
+        print(f"verdict  {out['verdict'] or out['message'] or '-'}")
+        print(f"score    {score}   time {t_wall}")
+        if counters:
+            print("counters " + ", ".join(f"{k}={v:g}" for k, v in sorted(counters.items())))
+        if solution_json is not None:
+            solution = module.Solution.from_json(solution_json, ref.instance)
+            print(module.render(ref.instance, solution))
+    return 0 if out["status"] not in ("wrong", "error", "crash") else 1
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    import instances
+    from bench.specs import resolve_one
+
+    ref = resolve_one(args.instance, args.data_dir)
+    module = instances.family(ref.family)
+    solution = module.read_solution(Path(args.solution), ref.instance)
+    verdict = module.check(ref.instance, solution)
+    status = "solved" if verdict.solved else "legal" if verdict.legal else "wrong"
+    out = {"status": status, "verified": verdict.legal, "verdict": verdict.reason or status,
+           "score": verdict.score, "max_score": verdict.max_score, "objective": None,
+           "t_wall": None, "counters": {}, "solution": solution.to_json(ref.instance)}
+    if args.json:
+        _print_json(out)
+    else:
+        score = f"{verdict.score}/{verdict.max_score}" if verdict.score is not None else "-"
+        print(f"status   {status}\nverdict  {out['verdict']}\nscore    {score}")
+        print(module.render(ref.instance, solution))
+    return 0 if verdict.legal else 1
+
+
+# -- gen ----------------------------------------------------------------------------------------
+
+def cmd_gen(args: argparse.Namespace) -> int:
+    import instances
+    from bench.specs import resolve
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for ref in resolve(args.spec, args.data_dir):
+        module = instances.family(ref.family)
+        name = getattr(ref.instance, "name", "") or ref.instance_id
+        path = out / f"{name}{module.SUFFIXES[0]}"
+        secret = None if args.no_solution else ref.generated.secret
+        module.write_file(path, ref.instance, secret)
+        print(path)
+    return 0
+
+
+# -- the parser -----------------------------------------------------------------------------------
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cliffbench", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def common(p: argparse.ArgumentParser, data: bool = True) -> None:
+        p.add_argument("--plugin", action="append", default=[], metavar="FILE.py",
+                       help="a Python file that registers solvers (runs its code)")
+        if data:
+            p.add_argument("--data-dir", default=None,
+                           help="reference data folder (default ../shared/data when present)")
+
+    p = sub.add_parser("list", help="families, generators, solvers and suites")
+    p.add_argument("--json", action="store_true")
+    common(p, data=False)
+    p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("run", help="run a sweep (a shipped suite name or a TOML file)")
+    p.add_argument("suite")
+    p.add_argument("--solvers", help="comma-separated solver names (default: the suite's)")
+    p.add_argument("--timeout", type=float, help="wall seconds per run")
+    p.add_argument("--mem", type=int, help="MB per run")
+    p.add_argument("--jobs", type=int, help="parallel runs (default: cores / cores per run)")
+    p.add_argument("--resume", action="store_true", help="continue a sweep: skip finished runs")
+    p.add_argument("--overwrite", action="store_true", help="delete an existing sweep first")
+    p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--results", default="results", help="results folder (default results/)")
+    p.add_argument("--name", help="sweep name (default: the suite's)")
+    common(p)
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("report", help="report of a sweep (a name under results/ or a folder)")
+    p.add_argument("sweep")
+    p.add_argument("--format", choices=("markdown", "csv", "json"), default="markdown")
+    p.add_argument("--results", default="results")
+    p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("solve", help="one run through the runner and the checker")
+    p.add_argument("instance", help="FILE, FILE:N or family/generator:key=value,...")
+    p.add_argument("--solver", required=True)
+    p.add_argument("--timeout", type=float, default=60.0)
+    p.add_argument("--mem", type=int, default=4000)
+    p.add_argument("--cores", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--json", action="store_true")
+    common(p)
+    p.set_defaults(func=cmd_solve)
+
+    p = sub.add_parser("verify", help="check a solution file against an instance")
+    p.add_argument("instance")
+    p.add_argument("solution", help="the family's solution format, or solve --json output")
+    p.add_argument("--json", action="store_true")
+    common(p)
+    p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser("gen", help="write generated instances as files")
+    p.add_argument("spec", help="family/generator:key=value,... (a..b and a|b expand)")
+    p.add_argument("--out", required=True)
+    p.add_argument("--no-solution", action="store_true", help="omit the planted solution")
+    common(p)
+    p.set_defaults(func=cmd_gen)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    from bench.registry import RegistryError
+    from bench.runner import RunnerError
+    from bench.suite import SuiteError
+    from instances.common import InstanceError
+
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (InstanceError, SuiteError, ParamError, RegistryError, RunnerError,
+            FileNotFoundError) as exc:
+        print(f"cliffbench: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("cliffbench: interrupted (finished runs are in the journal; use --resume)",
+              file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,708 @@
+"""Reports computed from the results table alone (DESIGN.md, "Reports and figures").
+
+Everything here takes a results DataFrame (rows as in :mod:`bench.schema`, plus open-ended ``p_*``
+/ ``s_*`` parameter columns) and nothing else: no journal, no manifest, no solver registry. A
+report can therefore be rebuilt from any ``runs.parquet`` on any machine, and a missing optional
+column (say ``work_conflicts``) only leaves its statistic NA.
+
+Public functions:
+
+- :func:`config_labels` -- the row key of a solver: its name, or ``name[k=v,...]`` built from the
+  ``s_*`` parameters that differ between rows of that solver (so a parameter sweep of one solver
+  shows as several configs, and a solver run with one parameter set keeps its plain name).
+- :func:`summarize` -- one row per (ladder, rung, config): counts per status, time statistics
+  over successes, PAR-2, median work counters and score.
+- :func:`cliffs` -- per (ladder, config): the first rung solved on less than half of its runs,
+  and the last rung solved on all of them.
+- :func:`virtual_best` -- per (ladder, rung): what the per-instance fastest config achieves.
+- :func:`disagreements` -- instances on which configs contradict each other.
+- :func:`wrong_answers` -- the rows the checker (or a known fact) rejected, with their verdict.
+- :func:`build_report` gathers all of these into a :class:`Report`; :func:`render` prints it as
+  ``markdown`` (the human summary at the end of a sweep), ``csv`` or ``json``.
+
+Conventions:
+
+- Success means a status in :data:`bench.schema.SUCCESS` (solved, optimal, infeasible). Every
+  other status, ``skipped`` included, is a failure: a skipped run is a run the solver did not get
+  to answer, and leaving it out would flatter a solver whose ladder stopped climbing.
+- PAR-2 is the mean over runs of ``t_wall`` for a success and ``2 * budget_s`` for any failure.
+  A run whose term is NA (a success without ``t_wall``, a failure without ``budget_s``) makes the
+  PAR-2 of its group NA rather than silently dropping the run.
+- Rows outside ladders (``ladder`` empty or NA) are grouped under their instance's family as one
+  pseudo-ladder named :data:`PSEUDO_LADDER` with rung ``""`` and ``rung_index`` NA. Every table
+  carries a ``family`` column, so the pseudo-ladders of different families stay apart.
+  Pseudo-ladders have no cliff (one rung cannot fall off anything) and are left out of
+  :func:`cliffs`.
+
+CSV layout (``render(report, "csv")``): one header line, then one line per row of the summary
+table, comma separated, NA as an empty field, no index. Columns, in this order:
+
+    sweep, family, ladder, rung, rung_index, config, solver,
+    runs, solved, unknown, timeout, memout, crash, error, wrong, skipped,
+    t_median, t_max, par2, nodes_median, conflicts_median, score_median, max_score,
+    cliff_rung, cliff_rung_index, last_solved_rung, last_solved_rung_index, at_cliff
+
+The four ``cliff_*`` / ``last_solved_*`` columns repeat, on every row of a (family, ladder,
+config), that config's entry of :func:`cliffs` (empty when it never falls, and on pseudo-ladder
+rows). ``at_cliff`` is ``True`` on exactly the row whose rung is the config's cliff, ``False``
+elsewhere, so ``df[df.at_cliff]`` is the cliff table. ``pandas.read_csv`` reads it back as is
+(pass ``dtype={"rung": str, "cliff_rung": str, "last_solved_rung": str}`` to keep labels as text).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from bench.schema import COLUMNS, PARAM_PREFIX_SOLVER, STATUSES, SUCCESS
+
+#: The ladder name given to runs outside any ladder (one pseudo-ladder per family).
+PSEUDO_LADDER = "(instances)"
+#: Failure statuses, in schema order: each gets a count column in the summary.
+FAILURES: tuple[str, ...] = tuple(s for s in STATUSES if s not in SUCCESS)
+#: Output formats of :func:`render`.
+FORMATS = ("markdown", "csv", "json")
+#: At most this many disagreements / wrong answers are listed in markdown (all in json).
+MARKDOWN_ROWS = 50
+
+_RUNG_KEYS = ["family", "ladder", "rung", "rung_index"]
+SUMMARY_COLUMNS: list[str] = [
+    *_RUNG_KEYS, "config", "solver", "runs", "solved", *FAILURES,
+    "t_median", "t_max", "par2", "nodes_median", "conflicts_median", "score_median", "max_score",
+]
+CLIFF_COLUMNS: list[str] = [
+    "family", "ladder", "config", "solver", "rungs",
+    "cliff_rung", "cliff_rung_index", "last_solved_rung", "last_solved_rung_index",
+]
+VBS_COLUMNS: list[str] = [*_RUNG_KEYS, "instances", "solved", "par2"]
+DISAGREEMENT_COLUMNS: list[str] = [
+    "kind", "family", "ladder", "rung", "instance_id", "instance_name", "configs", "detail",
+]
+WRONG_COLUMNS: list[str] = [
+    "family", "ladder", "rung", "instance_id", "instance_name", "config", "seed", "repeat",
+    "claimed", "verdict",
+]
+
+# Columns the reports read; any the frame lacks is added as all-NA with its schema dtype.
+_USED = ("family", "instance_id", "instance_name", "ladder", "rung", "rung_index", "max_score",
+         "solver", "repeat", "seed", "status", "claimed", "verified", "verdict", "score",
+         "objective", "t_wall", "budget_s", "work_nodes", "work_conflicts", "counters")
+_INT_MAX = 2**53
+
+
+# --------------------------------------------------------------------------------------------
+# Normalisation
+
+
+def _coerce(column: pd.Series, dtype: str) -> pd.Series:
+    """Give a column its schema dtype, so Parquet, JSON-lines and hand-built frames agree."""
+    if dtype == "string":
+        return column.astype("string")
+    if dtype == "boolean":
+        return column.astype("boolean")
+    numeric = pd.to_numeric(column, errors="coerce")
+    if dtype == "Int64":
+        return numeric.round().astype("Int64")
+    return numeric.astype("Float64")
+
+
+def _normalize(df: pd.DataFrame) -> pd.DataFrame:
+    """Return a copy with every used column present and typed, pseudo-ladders named, configs set.
+
+    Done once, up front, so the table functions can assume a complete frame and a missing or
+    all-NA optional column never raises.
+    """
+    out = df.copy()
+    for name in _USED:
+        dtype = COLUMNS[name][0]
+        if name in out.columns:
+            out[name] = _coerce(out[name], dtype)
+        else:
+            out[name] = pd.Series(pd.NA, index=out.index, dtype=dtype)
+    out["family"] = out["family"].fillna("")
+    out["solver"] = out["solver"].fillna("")
+    pseudo = out["ladder"].isna() | (out["ladder"] == "")
+    out["ladder"] = out["ladder"].where(~pseudo, PSEUDO_LADDER)
+    out["rung"] = out["rung"].fillna("").where(~pseudo, "")
+    out["rung_index"] = out["rung_index"].mask(pseudo)
+    out["_pseudo"] = pseudo.astype(bool)
+    out["config"] = config_labels(out)
+    out["_ok"] = out["status"].isin(list(SUCCESS)).astype(bool)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Config labels
+
+
+def _fmt_param(value: Any) -> str:
+    """A parameter value as it reads in a label: ``3`` not ``3.0``, ``NA`` when unset."""
+    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+        return "NA"
+    if isinstance(value, float) and value.is_integer() and abs(value) < _INT_MAX:
+        return str(int(value))
+    return str(value)
+
+
+def _varying_params(rows: pd.DataFrame, params: list[str]) -> list[str]:
+    """The parameter columns that take more than one value (NA counts as a value) in ``rows``."""
+    return [c for c in params if rows[c].nunique(dropna=False) > 1]
+
+
+def config_labels(df: pd.DataFrame) -> pd.Series:
+    """Label each row with its config: the solver name, plus ``[k=v,...]`` for swept params.
+
+    Only the ``s_*`` columns that differ between rows of the same solver appear, sorted by name,
+    so that a solver run with one parameter set keeps its plain name and labels are stable
+    whatever order the runs finished in.
+    """
+    labels = pd.Series("", index=df.index, dtype="string")
+    if "solver" not in df.columns or df.empty:
+        return labels
+    solvers = df["solver"].astype("string").fillna("")
+    params = sorted(c for c in df.columns if str(c).startswith(PARAM_PREFIX_SOLVER))
+    for name, rows in df.groupby(solvers, sort=False):
+        varying = _varying_params(rows, params)
+        label = pd.Series(name, index=rows.index, dtype="string")
+        if varying:
+            pairs = [c[len(PARAM_PREFIX_SOLVER):] + "=" + rows[c].astype(object).map(_fmt_param)
+                     for c in varying]
+            label = label + "[" + pairs[0].str.cat(pairs[1:], sep=",") + "]"
+        labels[rows.index] = label
+    return labels
+
+
+# --------------------------------------------------------------------------------------------
+# Summary
+
+
+def _empty(columns: list[str]) -> pd.DataFrame:
+    """An empty table with the given columns, so renderers and callers see stable keys."""
+    return pd.DataFrame({c: pd.Series(dtype="object") for c in columns})
+
+
+def _order(table: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Sort real ladders before pseudo-ladders, then by ``keys``; rebuild a clean index."""
+    pseudo = (table["ladder"] == PSEUDO_LADDER).astype(int).rename("_p")
+    ordered = table.assign(_p=pseudo).sort_values(["_p", *keys], kind="stable",
+                                                   na_position="last")
+    return ordered.drop(columns="_p").reset_index(drop=True)
+
+
+def _penalised(df: pd.DataFrame) -> pd.Series:
+    """Each run's PAR-2 term: its wall time if it succeeded, twice its budget otherwise."""
+    return df["t_wall"].where(df["_ok"], 2.0 * df["budget_s"])
+
+
+def _par2(terms: pd.Series, groups: list[pd.Series] | list[str], frame: pd.DataFrame) -> pd.Series:
+    """Mean of the PAR-2 terms per group, NA when any term of the group is NA."""
+    g = frame.assign(_term=terms, _missing=terms.isna()).groupby(groups, dropna=False, sort=False)
+    means = g["_term"].sum() / g["_term"].size()
+    return means.where(g["_missing"].sum() == 0).astype("Float64")
+
+
+def summarize(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per (family, ladder, rung, config), ordered by ladder, rung_index, config.
+
+    Columns are :data:`SUMMARY_COLUMNS` whatever the input holds: every failure status gets a
+    count (0 when absent) so a script reading the table never meets a missing key.
+    """
+    return _summarize(_normalize(df))
+
+
+def _summarize(data: pd.DataFrame) -> pd.DataFrame:
+    """:func:`summarize` on a normalised frame."""
+    if data.empty:
+        return _empty(SUMMARY_COLUMNS)
+    keys = [*_RUNG_KEYS, "config"]
+    t_ok = data["t_wall"].where(data["_ok"])
+    work = data.assign(_t_ok=t_ok, **{f"_{s}": data["status"] == s for s in FAILURES})
+    g = work.groupby(keys, dropna=False, sort=False)
+    table = pd.DataFrame({
+        "solver": g["solver"].first(),
+        "runs": g.size(),
+        "solved": g["_ok"].sum(),
+        **{s: g[f"_{s}"].sum() for s in FAILURES},
+        "t_median": g["_t_ok"].median(),
+        "t_max": g["_t_ok"].max(),
+        "par2": _par2(_penalised(data), keys, data),
+        "nodes_median": g["work_nodes"].median(),
+        "conflicts_median": g["work_conflicts"].median(),
+        "score_median": g["score"].median(),
+        "max_score": g["max_score"].max(),
+    })
+    for col in ("runs", "solved", *FAILURES):
+        table[col] = table[col].astype("Int64")
+    table = table.reset_index()
+    return _order(table, ["ladder", "family", "rung_index", "config"])[SUMMARY_COLUMNS]
+
+
+# --------------------------------------------------------------------------------------------
+# Cliffs
+
+
+def _cliff_of(rungs: pd.DataFrame) -> dict[str, Any]:
+    """The cliff of one config on one ladder, given its summary rows sorted by rung_index.
+
+    The cliff is the first rung solved on less than half of its runs; the last solved rung is
+    the highest rung solved on all of its runs (a config may solve a rung above its cliff when
+    seeds vary, and both facts are worth seeing).
+    """
+    falls = rungs[2 * rungs["solved"] < rungs["runs"]]
+    full = rungs[(rungs["solved"] == rungs["runs"]) & (rungs["runs"] > 0)]
+    first = falls.iloc[0] if len(falls) else None
+    last = full.iloc[-1] if len(full) else None
+    return {
+        "rungs": len(rungs),
+        "cliff_rung": first["rung"] if first is not None else pd.NA,
+        "cliff_rung_index": first["rung_index"] if first is not None else pd.NA,
+        "last_solved_rung": last["rung"] if last is not None else pd.NA,
+        "last_solved_rung_index": last["rung_index"] if last is not None else pd.NA,
+    }
+
+
+def _cliffs_from_summary(summary: pd.DataFrame) -> pd.DataFrame:
+    """Cliffs from an already computed summary (avoids summarising twice in a report)."""
+    ladders = summary[summary["ladder"] != PSEUDO_LADDER] if len(summary) else summary
+    if ladders.empty:
+        return _empty(CLIFF_COLUMNS)
+    rows = []
+    for (family, ladder, config), rungs in ladders.groupby(["family", "ladder", "config"],
+                                                            sort=False):
+        ordered = rungs.sort_values("rung_index", kind="stable", na_position="last")
+        rows.append({"family": family, "ladder": ladder, "config": config,
+                     "solver": ordered["solver"].iloc[0], **_cliff_of(ordered)})
+    table = pd.DataFrame(rows)
+    for col in ("rungs", "cliff_rung_index", "last_solved_rung_index"):
+        table[col] = table[col].astype("Int64")
+    for col in ("cliff_rung", "last_solved_rung"):
+        table[col] = table[col].astype("string")
+    return _order(table, ["ladder", "family", "config"])[CLIFF_COLUMNS]
+
+
+def cliffs(df: pd.DataFrame) -> pd.DataFrame:
+    """Per (family, ladder, config): where it first falls below half solved, and its last full rung.
+
+    Skipped runs count as runs not solved, so a ladder that stopped climbing shows its cliff at
+    the rung where the config stopped being able to answer. ``cliff_rung`` is NA for a config
+    that never falls; ``last_solved_rung`` is NA for one that never solves a whole rung.
+    """
+    return _cliffs_from_summary(summarize(df))
+
+
+# --------------------------------------------------------------------------------------------
+# Virtual best solver
+
+
+def virtual_best(df: pd.DataFrame) -> pd.DataFrame:
+    """Per (family, ladder, rung): solved count and PAR-2 of the virtual best solver.
+
+    Per instance, the virtual best takes the fastest success among all configs (and repeats);
+    an instance nobody answered costs twice its budget (the largest budget it was run with).
+    ``instances`` counts distinct instance ids; rows without an id are ignored.
+    """
+    return _virtual_best(_normalize(df))
+
+
+def _virtual_best(data: pd.DataFrame) -> pd.DataFrame:
+    """:func:`virtual_best` on a normalised frame."""
+    data = data[data["instance_id"].notna()]
+    if data.empty:
+        return _empty(VBS_COLUMNS)
+    per_instance = data.assign(_t_ok=data["t_wall"].where(data["_ok"])).groupby(
+        [*_RUNG_KEYS, "instance_id"], dropna=False, sort=False).agg(
+        best=("_t_ok", "min"), ok=("_ok", "any"), budget=("budget_s", "max"))
+    per_instance["term"] = per_instance["best"].where(per_instance["ok"],
+                                                      2.0 * per_instance["budget"])
+    per_instance = per_instance.reset_index()
+    g = per_instance.groupby(_RUNG_KEYS, dropna=False, sort=False)
+    table = pd.DataFrame({
+        "instances": g.size().astype("Int64"),
+        "solved": g["ok"].sum().astype("Int64"),
+        "par2": _par2(per_instance["term"], _RUNG_KEYS, per_instance),
+    }).reset_index()
+    return _order(table, ["ladder", "family", "rung_index"])[VBS_COLUMNS]
+
+
+# --------------------------------------------------------------------------------------------
+# Disagreements and wrong answers
+
+
+def _claims(data: pd.DataFrame) -> pd.Series:
+    """What each run claimed: ``claimed`` when recorded, else a claim-like status."""
+    claim_like = data["status"].where(data["status"].isin(["solved", "optimal", "infeasible",
+                                                           "unknown"]))
+    return data["claimed"].fillna(claim_like)
+
+
+def _solutions_bucket(counters: Any) -> str | None:
+    """The uniqueness answer in a ``counters`` JSON: "0", "1" or "2+"; None when absent."""
+    if not isinstance(counters, str) or not counters:
+        return None
+    try:
+        value = json.loads(counters)
+    except ValueError:
+        return None
+    count = value.get("solutions") if isinstance(value, dict) else None
+    if isinstance(count, bool) or not isinstance(count, int | float) or math.isnan(count):
+        return None
+    return "0" if count <= 0 else "1" if count < 2 else "2+"
+
+
+_INSTANCE = ["family", "instance_id"]
+#: Disagreement kinds, in the order they are listed for one instance.
+KINDS = ("infeasible-vs-solution", "optimal-objective", "solution-count")
+
+
+def _statements(data: pd.DataFrame) -> dict[str, pd.Series]:
+    """Per kind, what each run asserts about its instance (NA when it asserts nothing).
+
+    ``infeasible-vs-solution``: "infeasible" for an infeasible claim, "verified solution" for a
+    checked solution with status solved or optimal. ``optimal-objective``: the objective of an
+    optimal claim. ``solution-count``: the uniqueness bucket ("0", "1", "2+") of a finished run.
+    """
+    claims = _claims(data)
+    infeasible = ((claims == "infeasible") | (data["status"] == "infeasible")).fillna(False)
+    solution = (data["status"].isin(["solved", "optimal"]) & data["verified"].fillna(False))
+    says = pd.Series(None, index=data.index, dtype=object)
+    says[infeasible.to_numpy(dtype=bool)] = "infeasible"
+    says[solution.to_numpy(dtype=bool)] = "verified solution"
+    optimal = ((claims == "optimal") & data["objective"].notna()).fillna(False)
+    objective = data["objective"].round(9).astype(object).where(optimal.to_numpy(dtype=bool))
+    counters = data["counters"].astype(object).where(data["_ok"])
+    return {KINDS[0]: says, KINDS[1]: objective, KINDS[2]: counters.map(_solutions_bucket)}
+
+
+def _contradicted(data: pd.DataFrame, says: pd.Series) -> pd.Series:
+    """Per instance: True when its runs' statements of this kind contradict each other."""
+    return data.assign(_says=says).groupby(_INSTANCE, sort=False)["_says"].nunique() > 1
+
+
+def _kind_table(data: pd.DataFrame, kind: str, says: pd.Series) -> pd.DataFrame:
+    """The disagreements of one kind: per contradicted instance, who said what.
+
+    ``detail`` reads ``value (configA, configB); value2 (configC)``, values in increasing order;
+    ``configs`` lists every config that made a statement. Vectorised over instances, because a
+    broken solver can make every instance of a big sweep disagree.
+    """
+    hit = _contradicted(data, says)
+    keys = pd.MultiIndex.from_frame(data[_INSTANCE])
+    mask = keys.isin(hit[hit].index) & says.notna().to_numpy()
+    pairs = (data.assign(_says=says)[mask][[*_INSTANCE, "_says", "config"]]
+             .drop_duplicates().sort_values([*_INSTANCE, "_says", "config"]))
+    if pairs.empty:
+        return _empty([*_INSTANCE, "kind", "configs", "detail"])
+    by_value = pairs.groupby([*_INSTANCE, "_says"], sort=True)["config"].agg(", ".join)
+    values = by_value.index.get_level_values("_says").map(_fmt_param)
+    text = pd.Series([f"{v} ({c})" for v, c in zip(values, by_value, strict=True)],
+                     index=by_value.index)
+    prefix = {KINDS[1]: "objective ", KINDS[2]: "solutions "}.get(kind, "")
+    detail = prefix + text.groupby(level=[0, 1], sort=True).agg("; ".join)
+    configs = pairs.groupby(_INSTANCE, sort=True)["config"].agg(
+        lambda c: ", ".join(sorted(set(c))))
+    return pd.DataFrame({"kind": kind, "configs": configs, "detail": detail}).reset_index()
+
+
+def disagreements(df: pd.DataFrame) -> pd.DataFrame:
+    """Instances on which configs (or repeats) contradict each other.
+
+    Kinds (:data:`KINDS`): ``infeasible-vs-solution`` (an infeasible claim while another run
+    returned a solution the checker accepted, with status solved/optimal),
+    ``optimal-objective`` (runs claiming optimal report different objectives),
+    ``solution-count`` (finished runs reporting a ``solutions`` counter disagree on 0 / 1 / 2+;
+    only successes count, since a run cut short proves nothing about uniqueness). One row per
+    (instance, kind), ordered by family, instance id and kind.
+    """
+    return _disagreements(_normalize(df))
+
+
+def _disagreements(data: pd.DataFrame) -> pd.DataFrame:
+    """:func:`disagreements` on a normalised frame."""
+    data = data[data["instance_id"].notna()]
+    if data.empty:
+        return _empty(DISAGREEMENT_COLUMNS)
+    tables = [_kind_table(data, kind, says) for kind, says in _statements(data).items()]
+    found = pd.concat([t for t in tables if not t.empty] or [tables[0]], ignore_index=True)
+    if found.empty:
+        return _empty(DISAGREEMENT_COLUMNS)
+    where = data.groupby(_INSTANCE, sort=False)[["ladder", "rung", "instance_name"]].first()
+    found = found.merge(where.reset_index(), on=_INSTANCE, how="left")
+    found["_k"] = found["kind"].map(KINDS.index)
+    found = found.sort_values([*_INSTANCE, "_k"], kind="stable").reset_index(drop=True)
+    return found[DISAGREEMENT_COLUMNS]
+
+
+def wrong_answers(df: pd.DataFrame) -> pd.DataFrame:
+    """Every run with status ``wrong``, with what it claimed and why it was rejected."""
+    return _wrong_answers(_normalize(df))
+
+
+def _wrong_answers(data: pd.DataFrame) -> pd.DataFrame:
+    """:func:`wrong_answers` on a normalised frame."""
+    wrong = data[data["status"] == "wrong"]
+    if wrong.empty:
+        return _empty(WRONG_COLUMNS)
+    ordered = _order(wrong[WRONG_COLUMNS + ["rung_index"]],
+                     ["ladder", "family", "rung_index", "instance_id", "config", "seed", "repeat"])
+    return ordered[WRONG_COLUMNS]
+
+
+# --------------------------------------------------------------------------------------------
+# The report
+
+
+@dataclass
+class Report:
+    """All tables of a sweep's report; :func:`render` turns it into text."""
+
+    sweep: str = ""
+    summary: pd.DataFrame = field(default_factory=lambda: _empty(SUMMARY_COLUMNS))
+    cliffs: pd.DataFrame = field(default_factory=lambda: _empty(CLIFF_COLUMNS))
+    virtual_best: pd.DataFrame = field(default_factory=lambda: _empty(VBS_COLUMNS))
+    disagreements: pd.DataFrame = field(default_factory=lambda: _empty(DISAGREEMENT_COLUMNS))
+    wrong: pd.DataFrame = field(default_factory=lambda: _empty(WRONG_COLUMNS))
+
+
+def build_report(df: pd.DataFrame, sweep: str = "") -> Report:
+    """Compute every table of the report from the results frame."""
+    data = _normalize(df)
+    summary = _summarize(data)
+    return Report(sweep=sweep, summary=summary, cliffs=_cliffs_from_summary(summary),
+                  virtual_best=_virtual_best(data), disagreements=_disagreements(data),
+                  wrong=_wrong_answers(data))
+
+
+def render(report: Report, fmt: str = "markdown") -> str:
+    """The report as ``markdown``, ``csv`` or ``json`` text (layouts in the module docstring)."""
+    if fmt == "markdown":
+        return _markdown(report)
+    if fmt == "csv":
+        return _csv(report)
+    if fmt == "json":
+        return _json(report)
+    raise ValueError(f"unknown report format {fmt!r}: choose one of {', '.join(FORMATS)}")
+
+
+# --------------------------------------------------------------------------------------------
+# JSON and CSV
+
+
+def _plain(value: Any) -> Any:
+    """A cell as a JSON value: NA and NaN become None, NumPy scalars become Python ones."""
+    if value is None or value is pd.NA or value is pd.NaT:
+        return None
+    if hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def _records(table: pd.DataFrame) -> list[dict[str, Any]]:
+    """Rows as dicts with the table's columns as keys, in column order."""
+    columns = list(table.columns)
+    return [{c: _plain(v) for c, v in zip(columns, row, strict=True)}
+            for row in table.itertuples(index=False, name=None)]
+
+
+def _json(report: Report) -> str:
+    """The JSON document: every table as a list of records, NaN written as null."""
+    doc = {
+        "sweep": report.sweep,
+        "summary": _records(report.summary),
+        "cliffs": _records(report.cliffs),
+        "virtual_best": _records(report.virtual_best),
+        "disagreements": _records(report.disagreements),
+        "wrong": _records(report.wrong),
+    }
+    return json.dumps(doc, indent=2, allow_nan=False) + "\n"
+
+
+def _csv(report: Report) -> str:
+    """The summary joined with each config's cliff (see the module docstring for the layout)."""
+    summary = report.summary
+    cliff_cols = ["cliff_rung", "cliff_rung_index", "last_solved_rung", "last_solved_rung_index"]
+    joined = summary.merge(report.cliffs[["family", "ladder", "config", *cliff_cols]],
+                           on=["family", "ladder", "config"], how="left")
+    at_cliff = (joined["rung_index"].astype("Float64") ==
+                joined["cliff_rung_index"].astype("Float64")).fillna(False)
+    joined["at_cliff"] = at_cliff.astype(bool)
+    joined.insert(0, "sweep", report.sweep)
+    return joined.to_csv(index=False, lineterminator="\n")
+
+
+# --------------------------------------------------------------------------------------------
+# Markdown
+
+
+def _isna(value: Any) -> bool:
+    """True for None, pd.NA and NaN; False for anything else, strings included."""
+    return value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value))
+
+
+def fmt_time(value: Any) -> str:
+    """Seconds to 3 significant digits, without exponent for ordinary magnitudes; ``-`` if NA."""
+    if _isna(value):
+        return "-"
+    x = float(f"{float(value):.3g}")
+    if x == 0:
+        return "0"
+    magnitude = math.floor(math.log10(abs(x)))
+    if magnitude < -3:
+        return f"{x:.3g}"
+    decimals = max(0, 2 - magnitude)
+    return f"{x:.{decimals}f}"
+
+
+def _fmt_count(value: Any) -> str:
+    """A count or a median of counts: an integer below 10^7, 3 significant digits above."""
+    if _isna(value):
+        return "-"
+    x = float(value)
+    return f"{x:.0f}" if abs(x) < 1e7 else f"{x:.3g}"
+
+
+def _fmt_text(value: Any) -> str:
+    """A label; NA shows as ``-`` and the pipe is escaped so it cannot break a table."""
+    return "-" if _isna(value) else str(value).replace("|", "\\|")
+
+
+def _fmt_cliff(value: Any) -> str:
+    """A cliff rung; a config that never falls reads ``never`` rather than a blank."""
+    return "never" if _isna(value) else _fmt_text(value)
+
+
+def _md_table(headers: list[str], rows: list[list[str]], right: set[int]) -> str:
+    """A pipe table whose columns are padded to equal width (readable as plain text too)."""
+    widths = [max(len(h), 3, *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+
+    def line(cells: list[str]) -> str:
+        padded = [c.rjust(w) if i in right else c.ljust(w)
+                  for i, (c, w) in enumerate(zip(cells, widths, strict=True))]
+        return "| " + " | ".join(padded) + " |"
+
+    rule = ["-" * (w - 1) + ":" if i in right else "-" * w for i, w in enumerate(widths)]
+    return "\n".join([line(headers), line(rule), *(line(r) for r in rows)])
+
+
+def _columns_view(table: pd.DataFrame, spec: list[tuple[str, str, Any, bool]]) -> str:
+    """Render ``table`` with (header, column, formatter, right-aligned) specs, in order."""
+    headers = [h for h, _, _, _ in spec]
+    right = {i for i, (_, _, _, r) in enumerate(spec) if r}
+    cells = [[fmt(v) for v in table[col].astype(object)] for _, col, fmt, _ in spec]
+    rows = [list(r) for r in zip(*cells, strict=True)] if cells else []
+    return _md_table(headers, rows, right)
+
+
+def _capped(title: str, table: pd.DataFrame, spec: list[tuple[str, str, Any, bool]]) -> str:
+    """A section listing at most :data:`MARKDOWN_ROWS` rows, saying how many were left out.
+
+    A broken solver can be wrong on every instance of a sweep; the terminal summary should
+    still fit on a screen, and the full list is in the json report.
+    """
+    text = f"## {title}\n\n" + _columns_view(table.head(MARKDOWN_ROWS), spec)
+    if len(table) > MARKDOWN_ROWS:
+        text += f"\n\n... and {len(table) - MARKDOWN_ROWS} more (the json report lists all)"
+    return text
+
+
+def _has_values(table: pd.DataFrame, column: str) -> bool:
+    """True when the column holds at least one value worth a table column."""
+    return bool(table[column].notna().any())
+
+
+def _summary_spec(summary: pd.DataFrame) -> list[tuple[str, str, Any, bool]]:
+    """The summary's markdown columns: keys, counts, then the statistics that hold values.
+
+    Failure statuses that never occur and statistics that are NA everywhere are dropped, to keep
+    the table narrow enough for a terminal.
+    """
+    spec: list[tuple[str, str, Any, bool]] = []
+    if summary["family"].nunique() > 1:
+        spec.append(("family", "family", _fmt_text, False))
+    spec += [("ladder", "ladder", _fmt_text, False), ("rung", "rung", _fmt_text, False),
+             ("config", "config", _fmt_text, False), ("runs", "runs", _fmt_count, True),
+             ("solved", "solved", _fmt_count, True)]
+    spec += [(s, s, _fmt_count, True) for s in FAILURES if (summary[s].fillna(0) > 0).any()]
+    stats = [("t med", "t_median", fmt_time), ("t max", "t_max", fmt_time),
+             ("PAR-2", "par2", fmt_time), ("nodes", "nodes_median", _fmt_count),
+             ("conflicts", "conflicts_median", _fmt_count), ("score/max", "_score", _fmt_text)]
+    spec += [(h, c, f, True) for h, c, f in stats if _has_values(summary, c)]
+    return spec
+
+
+def _score_cell(summary: pd.DataFrame) -> pd.Series:
+    """``median/max`` score as one cell (NA when neither is known), to save a column."""
+    def cell(median: Any, best: Any) -> Any:
+        if _isna(median) and _isna(best):
+            return pd.NA
+        return f"{_fmt_count(median)}/{_fmt_count(best)}"
+    return pd.Series([cell(m, b) for m, b in zip(summary["score_median"], summary["max_score"],
+                                                  strict=True)], index=summary.index, dtype=object)
+
+
+def _md_summary(report: Report) -> str:
+    """The summary section, or a sentence when there are no runs."""
+    if report.summary.empty:
+        return "## Summary\n\nno runs"
+    summary = report.summary.assign(_score=_score_cell(report.summary))
+    return "## Summary\n\n" + _columns_view(summary, _summary_spec(summary))
+
+
+def _md_virtual_best(report: Report) -> str:
+    """The virtual best solver section (omitted when there are no instances)."""
+    if report.virtual_best.empty:
+        return ""
+    spec = [("ladder", "ladder", _fmt_text, False), ("rung", "rung", _fmt_text, False),
+            ("instances", "instances", _fmt_count, True), ("solved", "solved", _fmt_count, True),
+            ("PAR-2", "par2", fmt_time, True)]
+    if report.virtual_best["family"].nunique() > 1:
+        spec.insert(0, ("family", "family", _fmt_text, False))
+    return "## Virtual best solver\n\n" + _columns_view(report.virtual_best, spec)
+
+
+def _md_cliffs(report: Report) -> str:
+    """The cliffs section: where each config first solves less than half of a rung."""
+    if report.cliffs.empty:
+        return "## Cliffs\n\nno ladders"
+    spec = [("ladder", "ladder", _fmt_text, False), ("config", "config", _fmt_text, False),
+            ("cliff at rung", "cliff_rung", _fmt_cliff, False),
+            ("last fully solved", "last_solved_rung", _fmt_text, False)]
+    if report.cliffs["family"].nunique() > 1:
+        spec.insert(0, ("family", "family", _fmt_text, False))
+    return ("## Cliffs\n\nFirst rung solved on less than half of its runs (skipped runs count "
+            "as unsolved).\n\n" + _columns_view(report.cliffs, spec))
+
+
+def _md_disagreements(report: Report) -> str:
+    """The disagreements section; says ``none`` when every config agrees."""
+    if report.disagreements.empty:
+        return "## Disagreements\n\nnone"
+    spec = [("kind", "kind", _fmt_text, False), ("ladder", "ladder", _fmt_text, False),
+            ("rung", "rung", _fmt_text, False),
+            ("instance", "instance_id", lambda v: _fmt_text(v)[:12], False),
+            ("detail", "detail", _fmt_text, False)]
+    return _capped("Disagreements", report.disagreements, spec)
+
+
+def _md_wrong(report: Report) -> str:
+    """The wrong answers section; says ``none`` when the checker rejected nothing."""
+    if report.wrong.empty:
+        return "## Wrong answers\n\nnone"
+    spec = [("ladder", "ladder", _fmt_text, False), ("rung", "rung", _fmt_text, False),
+            ("instance", "instance_id", lambda v: _fmt_text(v)[:12], False),
+            ("config", "config", _fmt_text, False), ("seed", "seed", _fmt_count, True),
+            ("claimed", "claimed", _fmt_text, False), ("verdict", "verdict", _fmt_text, False)]
+    return _capped("Wrong answers", report.wrong, spec)
+
+
+def _markdown(report: Report) -> str:
+    """The human summary printed at the end of a sweep."""
+    title = f"# cliffbench report: {report.sweep}" if report.sweep else "# cliffbench report"
+    sections = [title, _md_summary(report), _md_virtual_best(report), _md_cliffs(report),
+                _md_disagreements(report), _md_wrong(report)]
+    return "\n\n".join(s for s in sections if s) + "\n"

@@ -1,0 +1,161 @@
+"""Naming an instance: a file, the N-th instance of a file, or a generator spec.
+
+    path/to/board.emp                  every instance in the file
+    path/to/korf100.txt:7              the 7th (from 1)
+    edgematch/planted:n=12,hints=5,seed=3
+    edgematch/planted:n=8..10,seed=1|2 ranges (a..b) and alternatives (a|b) expand to a grid
+
+``{data_dir}`` in a spec is replaced by the reference-data folder, and file specs may be globs.
+"""
+
+from __future__ import annotations
+
+import glob
+import itertools
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import instances
+from instances.common import Generated, InstanceError
+
+GENERATOR_SPEC = re.compile(r"^(?P<family>[a-z]+)/(?P<gen>[a-z0-9_-]+)(?::(?P<args>.*))?$")
+
+
+@dataclass
+class InstanceRef:
+    """An instance as the parent knows it: with its secret, its source and its place on a ladder."""
+
+    family: str
+    generated: Generated
+    source: str
+    ladder: str = ""
+    rung: str = ""
+    rung_index: int | None = None
+    extra_params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def instance(self) -> Any:
+        return self.generated.instance
+
+    @property
+    def instance_id(self) -> str:
+        return self.generated.instance.instance_id
+
+
+def default_data_dir() -> Path | None:
+    """``../shared/data`` next to the working folder or the project, when it exists."""
+    here = Path(__file__).resolve().parents[1]
+    for candidate in (Path.cwd().parent / "shared" / "data", here.parent / "shared" / "data"):
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+def parse_value(text: str) -> Any:
+    """A spec value: int, float, bool or string, as written."""
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def expand_values(text: str) -> list[Any]:
+    """``1..5`` -> [1, 2, 3, 4, 5]; ``a|b`` -> [a, b]; anything else -> [value]."""
+    out: list[Any] = []
+    for part in text.split("|"):
+        m = re.fullmatch(r"(-?\d+)\.\.(-?\d+)", part.strip())
+        if m:
+            lo, hi = int(m.group(1)), int(m.group(2))
+            out.extend(range(lo, hi + 1))
+        else:
+            out.append(parse_value(part.strip()))
+    return out
+
+
+def parse_args(args: str, spec: str) -> dict[str, list[Any]]:
+    params: dict[str, list[Any]] = {}
+    for item in filter(None, (a.strip() for a in args.split(","))):
+        if "=" not in item:
+            raise InstanceError(f"instance spec {spec!r}: {item!r} is not key=value")
+        key, value = item.split("=", 1)
+        params[key.strip()] = expand_values(value)
+    return params
+
+
+def generate(family: str, name: str, params: dict[str, Any], spec: str) -> InstanceRef:
+    module = instances.family(family)
+    generator = module.GENERATORS.get(name)
+    if generator is None:
+        raise InstanceError(f"instance spec {spec!r}: family {family!r} has no generator "
+                            f"{name!r} (it has: {', '.join(module.GENERATORS)})")
+    params = dict(params)
+    seed = int(params.pop("seed", 1))
+    generated = generator(params, seed)
+    canonical = ",".join(f"{k}={v}" for k, v in sorted({**params, "seed": seed}.items()))
+    return InstanceRef(family, generated, f"{family}/{name}:{canonical}")
+
+
+def family_of_file(path: Path) -> str:
+    for name in instances.FAMILY_NAMES:
+        if path.suffix in instances.family(name).SUFFIXES:
+            return name
+    raise InstanceError(f"no family reads {path.suffix!r} files", path=str(path))
+
+
+def read_refs(path: Path, index: int | None) -> list[InstanceRef]:
+    family = family_of_file(path)
+    loaded = instances.family(family).read_file(path)
+    if index is not None:
+        if not 1 <= index <= len(loaded):
+            raise InstanceError(f"asks for instance {index}, the file has {len(loaded)}",
+                                path=str(path))
+        return [InstanceRef(family, loaded[index - 1], f"{path}:{index}")]
+    if len(loaded) == 1:
+        return [InstanceRef(family, loaded[0], str(path))]
+    return [InstanceRef(family, g, f"{path}:{i}") for i, g in enumerate(loaded, 1)]
+
+
+def resolve(spec: str, data_dir: str | Path | None = None) -> list[InstanceRef]:
+    """Every instance a spec names, in a stable order."""
+    if "{data_dir}" in spec:
+        if data_dir is None:
+            data_dir = default_data_dir()
+        if data_dir is None:
+            raise InstanceError(f"instance spec {spec!r} needs the reference data: pass "
+                                "--data-dir (../shared/data was not found)")
+        spec = spec.replace("{data_dir}", str(data_dir))
+    m = GENERATOR_SPEC.match(spec)
+    if m and m.group("family") in instances.FAMILY_NAMES and not Path(spec).exists():
+        grid = parse_args(m.group("args") or "", spec)
+        names = list(grid)
+        return [generate(m.group("family"), m.group("gen"), dict(zip(names, combo)), spec)
+                for combo in itertools.product(*(grid[k] for k in names))]
+    index = None
+    m_index = re.fullmatch(r"(?P<path>.+):(?P<n>\d+)", spec)
+    if m_index and not Path(spec).exists():
+        spec, index = m_index.group("path"), int(m_index.group("n"))
+    paths = sorted(glob.glob(spec)) if any(ch in spec for ch in "*?[") else [spec]
+    if not paths:
+        raise InstanceError(f"instance spec {spec!r} matches no file")
+    refs: list[InstanceRef] = []
+    for p in paths:
+        path = Path(p)
+        if not path.is_file():
+            raise InstanceError(f"instance spec {spec!r}: no such file or generator")
+        refs.extend(read_refs(path, index))
+    return refs
+
+
+def resolve_one(spec: str, data_dir: str | Path | None = None) -> InstanceRef:
+    refs = resolve(spec, data_dir)
+    if len(refs) != 1:
+        raise InstanceError(f"instance spec {spec!r} names {len(refs)} instances, expected one "
+                            "(use FILE:N)")
+    return refs[0]

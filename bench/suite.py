@@ -1,0 +1,276 @@
+"""Suites: declarative sweeps in TOML, and the run grid they expand to.
+
+A suite names solvers (with parameters), instances (specs, files, or ladders of rungs) and the
+budgets. ``bench/suites/*.toml`` are the shipped ones; any path works too::
+
+    name = "quick"
+    description = "..."
+    timeout = 10          # wall seconds per run
+    mem = 4000            # MB per run
+    cores = 1             # cores per run
+    repeats = 1
+    seed = 1              # solver seed of repeat 0 (repeat r gets seed + r)
+    abort_fraction = 1.0  # a ladder stops climbing for a solver once this fraction of a rung fails
+
+    [[solver]]
+    name = "dfs-restarts"
+    params = { restart_unit = 100000 }
+
+    [[ladder]]                       # a generator ladder: one rung per value of `vary`
+    name = "planted-c22"
+    generator = "edgematch/planted"
+    params = { border = 5, inner = 17, hints = 5 }
+    vary = "n"
+    values = [8, 9, 10]
+    seeds = [1, 2, 3]
+
+    [[ladder]]                       # a ladder of files, one list of specs per rung
+    name = "shared-c22"
+    rungs = [ { label = "8", instances = ["{data_dir}/edgematch/ladder_c22/ladder_n8_*.emp"] } ]
+
+    instances = ["edgematch/planted:n=5,seed=1"]   # (top level) runs outside any ladder
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench.api import ParamError, SolverSpec
+from bench.specs import InstanceRef, resolve
+from instances.common import InstanceError, content_hash
+
+SUITES_DIR = Path(__file__).parent / "suites"
+
+SUITE_KEYS = {"name", "description", "timeout", "mem", "cores", "repeats", "seed",
+              "abort_fraction", "jobs", "solver", "ladder", "instances"}
+
+
+class SuiteError(ValueError):
+    """A suite file that cannot be used; the message names the file and the key."""
+
+
+@dataclass(frozen=True)
+class SolverConfig:
+    """A solver with its full parameter set; ``label`` tells configs of one solver apart."""
+
+    spec: SolverSpec
+    params: dict[str, Any]
+    label: str
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+
+@dataclass
+class Rung:
+    label: str
+    index: int
+    refs: list[InstanceRef]
+
+
+@dataclass
+class Ladder:
+    """An ordered list of rungs; top-level instances form the ladder named ''."""
+
+    name: str
+    rungs: list[Rung]
+
+
+@dataclass
+class Suite:
+    name: str
+    description: str
+    path: str
+    sha256: str
+    solvers: list[dict[str, Any]]
+    ladders: list[Ladder]
+    timeout: float = 60.0
+    mem: int = 4000
+    cores: int = 1
+    repeats: int = 1
+    seed: int = 1
+    abort_fraction: float = 1.0
+    jobs: int | None = None
+    raw: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Task:
+    """One run: (solver config, instance, repeat) under a budget. ``key`` is its identity."""
+
+    key: str
+    ref: InstanceRef
+    config: SolverConfig
+    repeat: int
+    seed: int
+    budget_s: float
+    mem_mb: int
+    cores: int
+
+    @property
+    def stream(self) -> tuple[str, str]:
+        return (self.ref.ladder, self.config.label)
+
+
+def find_suite(name_or_path: str) -> Path:
+    path = Path(name_or_path)
+    if path.is_file():
+        return path
+    shipped = SUITES_DIR / f"{name_or_path}.toml"
+    if shipped.is_file():
+        return shipped
+    known = ", ".join(sorted(p.stem for p in SUITES_DIR.glob("*.toml")))
+    raise SuiteError(f"no suite file or shipped suite named {name_or_path!r} (shipped: {known})")
+
+
+def shipped_suites() -> dict[str, str]:
+    """Shipped suite names and their descriptions."""
+    out = {}
+    for p in sorted(SUITES_DIR.glob("*.toml")):
+        try:
+            out[p.stem] = tomllib.loads(p.read_text()).get("description", "")
+        except tomllib.TOMLDecodeError:
+            out[p.stem] = "(unreadable)"
+    return out
+
+
+def _number(raw: dict[str, Any], key: str, default: Any, kind: type, path: Path) -> Any:
+    value = raw.get(key, default)
+    if value is None:
+        return None
+    try:
+        value = kind(value)
+    except (TypeError, ValueError):
+        raise SuiteError(f"{path}: {key!r} must be a {kind.__name__}, got {value!r}") from None
+    if isinstance(value, (int, float)) and value < 0:
+        raise SuiteError(f"{path}: {key!r} must not be negative")
+    return value
+
+
+def load_suite(name_or_path: str, data_dir: str | Path | None = None) -> Suite:
+    path = find_suite(name_or_path)
+    text = path.read_text()
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SuiteError(f"{path}: not valid TOML: {exc}") from None
+    unknown = sorted(set(raw) - SUITE_KEYS)
+    if unknown:
+        raise SuiteError(f"{path}: unknown key {unknown[0]!r} (known: {', '.join(sorted(SUITE_KEYS))})")
+    solvers = raw.get("solver", [])
+    if not isinstance(solvers, list) or not all(isinstance(s, dict) and "name" in s for s in solvers):
+        raise SuiteError(f"{path}: [[solver]] tables each need a name")
+    try:
+        ladders = [_ladder(entry, i, path, data_dir) for i, entry in enumerate(raw.get("ladder", []))]
+        loose = [ref for spec in raw.get("instances", []) for ref in resolve(spec, data_dir)]
+    except InstanceError as exc:
+        raise SuiteError(f"{path}: {exc}") from None
+    if loose:
+        ladders.append(Ladder("", [Rung("", 0, loose)]))
+    if not ladders:
+        raise SuiteError(f"{path}: the suite names no instance ([[ladder]] or instances)")
+    fraction = _number(raw, "abort_fraction", 1.0, float, path)
+    if not 0.0 < fraction <= 1.0:
+        raise SuiteError(f"{path}: 'abort_fraction' must be in (0, 1], got {fraction}")
+    return Suite(
+        name=str(raw.get("name", path.stem)), description=str(raw.get("description", "")),
+        path=str(path), sha256=hashlib.sha256(text.encode()).hexdigest(), solvers=solvers,
+        ladders=ladders, timeout=_number(raw, "timeout", 60.0, float, path),
+        mem=_number(raw, "mem", 4000, int, path), cores=_number(raw, "cores", 1, int, path),
+        repeats=_number(raw, "repeats", 1, int, path), seed=_number(raw, "seed", 1, int, path),
+        abort_fraction=fraction, jobs=_number(raw, "jobs", None, int, path), raw=raw)
+
+
+def _ladder(entry: dict[str, Any], i: int, path: Path, data_dir: str | Path | None) -> Ladder:
+    name = str(entry.get("name", f"ladder{i + 1}"))
+    where = f"ladder {name!r}"
+    if "generator" in entry:
+        gen, vary = entry["generator"], entry.get("vary")
+        values, seeds = entry.get("values"), entry.get("seeds", [1])
+        if not vary or not isinstance(values, list) or not values:
+            raise SuiteError(f"{path}: {where}: a generator ladder needs 'vary' and 'values'")
+        params = dict(entry.get("params", {}))
+        rungs = []
+        for index, value in enumerate(values):
+            refs = []
+            for seed in seeds:
+                args = ",".join(f"{k}={v}" for k, v in {**params, vary: value, "seed": seed}.items())
+                refs.extend(resolve(f"{gen}:{args}", data_dir))
+            rungs.append(Rung(str(value), index, refs))
+    elif "rungs" in entry:
+        rungs = []
+        for index, rung in enumerate(entry["rungs"]):
+            if "instances" not in rung:
+                raise SuiteError(f"{path}: {where}: rung {index + 1} has no 'instances'")
+            refs = [ref for spec in rung["instances"] for ref in resolve(spec, data_dir)]
+            rungs.append(Rung(str(rung.get("label", index)), index, refs))
+    else:
+        raise SuiteError(f"{path}: {where}: give either 'generator' (with vary/values) or 'rungs'")
+    for rung in rungs:
+        for ref in rung.refs:
+            ref.ladder, ref.rung, ref.rung_index = name, rung.label, rung.index
+    return Ladder(name, rungs)
+
+
+def solver_configs(entries: list[dict[str, Any]], registry: dict[str, SolverSpec],
+                   overrides: dict[str, str] | None = None) -> list[SolverConfig]:
+    """Resolve each [[solver]] entry to a config; ``overrides`` (from --param) apply to every
+    solver that has the parameter, and must fit at least one."""
+    overrides = overrides or {}
+    used: set[str] = set()
+    configs: list[SolverConfig] = []
+    for entry in entries:
+        name = entry["name"]
+        if name not in registry:
+            raise SuiteError(f"unknown solver {name!r} (known: {', '.join(sorted(registry))})")
+        spec = registry[name]
+        given = dict(entry.get("params", {}))
+        names = {p.name for p in spec.params}
+        for key, value in overrides.items():
+            if key in names:
+                given[key] = value
+                used.add(key)
+        params = spec.resolve(given)
+        changed = {k: v for k, v in params.items() if v != spec.defaults()[k]}
+        label = entry.get("label") or (
+            name + ("[" + ",".join(f"{k}={v}" for k, v in sorted(changed.items())) + "]"
+                    if changed else ""))
+        configs.append(SolverConfig(spec, params, label))
+    unused = sorted(set(overrides) - used)
+    if unused:
+        raise ParamError(f"--param {unused[0]}: none of the solvers "
+                         f"({', '.join(c.name for c in configs)}) has that parameter")
+    labels = [c.label for c in configs]
+    if len(set(labels)) != len(labels):
+        raise SuiteError("two solver entries have the same name and parameters; give one a label")
+    return configs
+
+
+def run_key(config: SolverConfig, instance_id: str, repeat: int, seed: int, budget_s: float,
+            mem_mb: int, cores: int) -> str:
+    return content_hash({"solver": config.name, "params": config.params,
+                         "instance": instance_id, "repeat": repeat, "seed": seed,
+                         "budget_s": budget_s, "mem_mb": mem_mb, "cores": cores}, 20)
+
+
+def build_tasks(suite: Suite, configs: list[SolverConfig]) -> list[Task]:
+    """The run grid, ladder by ladder, rung by rung; a solver only meets its own family."""
+    tasks = []
+    for ladder in suite.ladders:
+        for rung in ladder.rungs:
+            for ref in rung.refs:
+                for config in configs:
+                    if config.spec.family != ref.family:
+                        continue
+                    for repeat in range(suite.repeats):
+                        seed = suite.seed + repeat
+                        key = run_key(config, ref.instance_id, repeat, seed, suite.timeout,
+                                      suite.mem, suite.cores)
+                        tasks.append(Task(key, ref, config, repeat, seed, suite.timeout,
+                                          suite.mem, suite.cores))
+    return tasks

@@ -1,0 +1,168 @@
+"""A sweep from start to end: suite -> run grid -> runner -> journal -> table, manifest, report.
+
+Also ``solve_one``: a single run through the same runner and checker (``cliffbench solve``).
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import time
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from bench.journal import Journal
+from bench.registry import load_solvers
+from bench.runner import LadderScheduler, Runner, available_cpus
+from bench.specs import InstanceRef
+from bench.store import JOURNAL, compact, environment, now, write_manifest
+from bench.suite import (
+    SolverConfig,
+    Suite,
+    SuiteError,
+    Task,
+    build_tasks,
+    load_suite,
+    run_key,
+    solver_configs,
+)
+
+
+def prepare_sweep(suite_name: str, *, solvers: list[str] | None = None,
+                  timeout: float | None = None, mem: int | None = None,
+                  params: dict[str, str] | None = None, data_dir: str | Path | None = None,
+                  plugins: list[str] | tuple[str, ...] = ()) -> tuple[Suite, list[Task]]:
+    """Load the suite, apply the command line's overrides, and expand the run grid."""
+    registry = load_solvers(plugins)
+    suite = load_suite(suite_name, data_dir)
+    if timeout is not None:
+        suite.timeout = float(timeout)
+    if mem is not None:
+        suite.mem = int(mem)
+    entries = suite.solvers
+    if solvers:
+        named = {e["name"] for e in entries}
+        entries = [e for e in entries if e["name"] in solvers]
+        entries += [{"name": s} for s in solvers if s not in named]
+    if not entries:
+        raise SuiteError(f"{suite.path}: no solver to run (give [[solver]] or --solvers)")
+    configs = solver_configs(entries, registry, params)
+    families = {ref.family for ladder in suite.ladders for rung in ladder.rungs
+                for ref in rung.refs}
+    idle = [c.name for c in configs if c.spec.family not in families]
+    if idle:
+        raise SuiteError(f"solver {idle[0]!r} is for {registry[idle[0]].family}, which this "
+                         f"suite has no instance of ({', '.join(sorted(families))})")
+    tasks, seen = [], set()
+    for task in build_tasks(suite, configs):
+        if task.key not in seen:
+            seen.add(task.key)
+            tasks.append(task)
+    return suite, tasks
+
+
+class Progress:
+    """A live bar (rich) with counts per status, elapsed and remaining; quiet off a terminal."""
+
+    def __init__(self, total: int, done: int, enabled: bool):
+        self.counts: Counter[str] = Counter()
+        self.enabled = enabled
+        self.bar = None
+        if enabled:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress as RichProgress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            self.bar = RichProgress(TextColumn("[bold]{task.description}"), BarColumn(),
+                                    MofNCompleteColumn(), TimeElapsedColumn(),
+                                    TimeRemainingColumn(), TextColumn("{task.fields[counts]}"),
+                                    transient=False)
+            self.bar.start()
+            self.task = self.bar.add_task("runs", total=total, completed=done, counts="")
+
+    def update(self, row: dict[str, Any]) -> None:
+        self.counts[row["status"]] += 1
+        if self.bar is not None:
+            text = " ".join(f"{k}:{v}" for k, v in sorted(self.counts.items()))
+            self.bar.update(self.task, advance=1, counts=text)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def run_sweep(suite_name: str, *, solvers: list[str] | None = None,
+              timeout: float | None = None, mem: int | None = None, jobs: int | None = None,
+              resume: bool = False, overwrite: bool = False, data_dir: str | Path | None = None,
+              plugins: list[str] | tuple[str, ...] = (), params: dict[str, str] | None = None,
+              results: str | Path = "results", name: str | None = None,
+              progress: bool | None = None, argv: list[str] | None = None) -> Path:
+    """Run a suite into ``results/<name>/`` and return that folder."""
+    suite, tasks = prepare_sweep(suite_name, solvers=solvers, timeout=timeout, mem=mem,
+                                 params=params, data_dir=data_dir, plugins=plugins)
+    sweep = name or suite.name
+    directory = Path(results) / sweep
+    journal = Journal(directory / JOURNAL)
+    if journal.path.exists() and not resume:
+        if not overwrite:
+            raise SuiteError(f"{directory} already holds a sweep: pass --resume to continue it "
+                             "or --overwrite to start again")
+        shutil.rmtree(directory)
+    done = {row["key"]: row for row in journal.read()}
+    jobs = jobs or suite.jobs or max(1, len(available_cpus()) // suite.cores)
+    started = now()
+    manifest = {"sweep": sweep, "command": argv or sys.argv, "suite": suite.path,
+                "suite_sha256": suite.sha256, "suite_name": suite.name, "executor": "local",
+                "jobs": jobs, "cores_per_run": suite.cores, "budget_s": suite.timeout,
+                "budget_mb": suite.mem, "plugins": [str(p) for p in plugins],
+                "runs_planned": len(tasks), "started_at": started, "ended_at": None,
+                **environment()}
+    write_manifest(directory, manifest)
+    todo = [t for t in tasks if t.key not in done]
+    bar = Progress(len(tasks), len(tasks) - len(todo),
+                   sys.stderr.isatty() if progress is None else progress)
+
+    def record(row: dict[str, Any]) -> None:
+        journal.append(row)
+        bar.update(row)
+
+    runner = Runner(jobs=jobs, cores=suite.cores, plugins=plugins, log_dir=directory / "workers")
+    try:
+        runner.run(LadderScheduler(tasks, done, suite.abort_fraction), sweep, record)
+    finally:
+        bar.close()
+        journal.close()
+        compact(directory)
+        manifest["ended_at"] = now()
+        write_manifest(directory, manifest)
+    return directory
+
+
+def solve_one(ref: InstanceRef, solver: str, *, timeout: float = 60.0, mem: int = 4000,
+              cores: int = 1, seed: int = 1, params: dict[str, Any] | None = None,
+              plugins: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
+    """One run of ``solver`` on ``ref`` through a one-worker runner; returns its row."""
+    registry = load_solvers(plugins)
+    (config,) = solver_configs([{"name": solver, "params": params or {}}], registry)
+    if config.spec.family != ref.family:
+        raise SuiteError(f"solver {solver!r} is for {config.spec.family}, the instance is "
+                         f"{ref.family}")
+    config = replace(config, label=config.name)
+    key = run_key(config, ref.instance_id, 0, seed, timeout, mem, cores)
+    task = Task(key, ref, config, 0, seed, float(timeout), int(mem), int(cores))
+    rows: list[dict[str, Any]] = []
+    runner = Runner(jobs=1, cores=cores, plugins=plugins)
+    started = time.monotonic()
+    runner.run(LadderScheduler([task], {}), "solve", rows.append)
+    rows[0]["t_harness"] = time.monotonic() - started
+    return rows[0]
+
+
+__all__ = ["SolverConfig", "prepare_sweep", "run_sweep", "solve_one"]

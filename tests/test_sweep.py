@@ -1,0 +1,150 @@
+"""Sweeps: the run grid, ladders that stop climbing, the journal, resuming after a kill."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import bench
+from bench.journal import Journal
+from bench.limits import session_pids
+from helpers import FAULTY, ROOT, cliffbench
+
+LADDER_SUITE = """
+name = "ladder-test"
+timeout = 20
+mem = 3000
+[[solver]]
+name = "dfs-restarts"
+[[solver]]
+name = "test-raise"
+[[ladder]]
+name = "tiny"
+generator = "edgematch/planted"
+params = { border = 2, inner = 4 }
+vary = "n"
+values = [3, 4, 5]
+seeds = [1, 2]
+"""
+
+NOOP_SUITE = """
+name = "noop"
+timeout = 10
+mem = 2000
+[[solver]]
+name = "test-noop"
+params = {{ delay = {delay} }}
+[[ladder]]
+name = "flat"
+rungs = [ {{ label = "4", instances = ["edgematch/planted:n=4,seed=1..{count}"] }} ]
+"""
+
+
+def write(tmp_path: Path, text: str, name: str = "suite.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_ladder_climbs_and_stops_with_skipped_rows(tmp_path, faulty):
+    suite = write(tmp_path, LADDER_SUITE)
+    folder = bench.run(str(suite), plugins=(faulty,), results=tmp_path / "results", jobs=2,
+                       progress=False)
+    df = bench.load(folder)
+    assert len(df) == 12  # 2 solvers x 3 rungs x 2 seeds, none lost
+    dfs = df[df.solver == "dfs-restarts"]
+    assert set(dfs.status) == {"solved"}
+    assert dfs.verified.all()
+    raised = df[df.solver == "test-raise"].sort_values("rung_index")
+    assert list(raised.status) == ["error", "error", "skipped", "skipped", "skipped", "skipped"]
+    assert raised.message.iloc[-1].startswith("ladder stopped climbing: test-raise solved 0/2")
+    assert (folder / "manifest.json").exists()
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["runs_planned"] == 12 and manifest["ended_at"]
+    assert manifest["schema_version"] >= 1 and manifest["git_commit"] is None or True
+    assert df.p_n.tolist().count(3) == 4
+    assert {"s_restart_unit", "p_seed", "p_border_colors"} <= set(df.columns)
+
+
+def test_a_finished_sweep_refuses_to_run_again_without_resume(tmp_path, faulty):
+    suite = write(tmp_path, NOOP_SUITE.format(delay=0.0, count=3))
+    results = tmp_path / "results"
+    bench.run(str(suite), plugins=(faulty,), results=results, progress=False)
+    with pytest.raises(ValueError, match="--resume"):
+        bench.run(str(suite), plugins=(faulty,), results=results, progress=False)
+    folder = bench.run(str(suite), plugins=(faulty,), results=results, progress=False,
+                       resume=True)
+    assert len(bench.load(folder)) == 3  # nothing ran twice
+
+
+def test_a_cut_journal_line_is_repaired_with_a_warning(tmp_path):
+    journal = Journal(tmp_path / "journal.jsonl")
+    journal.append({"key": "a", "status": "solved"})
+    journal.append({"key": "b", "status": "unknown"})
+    journal.close()
+    with open(journal.path, "ab") as fh:
+        fh.write(b'{"key": "c", "sta')
+    with pytest.warns(UserWarning, match="cut mid-write"):
+        rows = journal.read()
+    assert [r["key"] for r in rows] == ["a", "b"]
+    assert journal.path.read_bytes().endswith(b"}\n")
+    assert [r["key"] for r in Journal(journal.path).read()] == ["a", "b"]
+
+
+def _workers_alive() -> list[int]:
+    alive = []
+    for pid in (p for p in os.listdir("/proc") if p.isdigit()):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                cmd = fh.read()
+        except OSError:
+            continue
+        if b"bench.worker" in cmd and b"faulty.py" in cmd:
+            alive.append(int(pid))
+    return alive
+
+
+def test_sigkill_and_resume_yield_every_key_exactly_once(tmp_path):
+    count = 40
+    suite = write(tmp_path, NOOP_SUITE.format(delay=0.05, count=count))
+    results = tmp_path / "results"
+    args = [sys.executable, "-m", "bench.cli", "run", str(suite), "--plugin", str(FAULTY),
+            "--results", str(results), "--jobs", "2"]
+    for kill_after in (1.5, 2.0, 2.5):
+        proc = subprocess.Popen(args + ["--resume"], cwd=ROOT, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        time.sleep(kill_after)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    deadline = time.monotonic() + 10
+    while _workers_alive() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _workers_alive() == [], "workers outlived their killed parent"
+    partial = Journal(results / "noop" / "journal.jsonl").read()
+    assert 0 < len(partial) < count
+    done = cliffbench("run", str(suite), "--plugin", str(FAULTY), "--results", str(results),
+                      "--resume", cwd=ROOT, check=True)
+    assert "test-noop" in done.stdout
+    df = bench.load(results / "noop")
+    assert len(df) == count
+    assert df.key.is_unique
+    assert set(df.status) == {"unknown"}
+
+
+def test_parquet_table_has_the_schema(tmp_path, faulty):
+    from bench.schema import COLUMNS
+
+    suite = write(tmp_path, NOOP_SUITE.format(delay=0.0, count=2))
+    folder = bench.run(str(suite), plugins=(faulty,), results=tmp_path / "r", progress=False)
+    df = pd.read_parquet(folder / "runs.parquet")
+    assert list(df.columns[: len(COLUMNS)]) == list(COLUMNS)
+    assert df.t_wall.notna().all() and (df.t_wall < 1).all()
+    assert (df.budget_s == 10).all() and (df.cores == 1).all()

@@ -23,8 +23,9 @@ but ``instances/``.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 FAMILIES = ("edgematch", "tiles", "sudoku", "games")
 PARADIGMS = ("sat", "xcc", "cpsat", "ilp", "clique", "native")
@@ -194,7 +195,8 @@ def register(spec: SolverSpec) -> SolverSpec:
 
 def solver(name: str, *, family: str, paradigm: str, backend: str,
            params: list[Param] | tuple[Param, ...] = (),
-           prepare: Callable[[], Any] | None = None) -> Callable[[Callable[..., Outcome]], Callable[..., Outcome]]:
+           prepare: Callable[[], Any] | None = None,
+           ) -> Callable[[Callable[..., Outcome]], Callable[..., Outcome]]:
     """Declare ``solve(instance, budget, seed, **params) -> Outcome`` as a solver."""
 
     def wrap(solve: Callable[..., Outcome]) -> Callable[..., Outcome]:

@@ -24,7 +24,8 @@ Conventions:
 
 - Success means a status in :data:`bench.schema.SUCCESS` (solved, optimal, infeasible). Every
   other status, ``skipped`` included, is a failure: a skipped run is a run the solver did not get
-  to answer, and leaving it out would flatter a solver whose ladder stopped climbing.
+  to answer, and leaving it out would flatter a solver whose ladder stopped climbing. A run
+  with a missing or unknown status is a failure too (it counts in ``runs``, in no status column).
 - PAR-2 is the mean over runs of ``t_wall`` for a success and ``2 * budget_s`` for any failure.
   A run whose term is NA (a success without ``t_wall``, a failure without ``budget_s``) makes the
   PAR-2 of its group NA rather than silently dropping the run.
@@ -116,7 +117,7 @@ def _normalize(df: pd.DataFrame) -> pd.DataFrame:
     Done once, up front, so the table functions can assume a complete frame and a missing or
     all-NA optional column never raises.
     """
-    out = df.copy()
+    out = df.reset_index(drop=True)  # a copy; a duplicated index (from concat) would misalign
     for name in _USED:
         dtype = COLUMNS[name][0]
         if name in out.columns:
@@ -129,7 +130,6 @@ def _normalize(df: pd.DataFrame) -> pd.DataFrame:
     out["ladder"] = out["ladder"].where(~pseudo, PSEUDO_LADDER)
     out["rung"] = out["rung"].fillna("").where(~pseudo, "")
     out["rung_index"] = out["rung_index"].mask(pseudo)
-    out["_pseudo"] = pseudo.astype(bool)
     out["config"] = config_labels(out)
     out["_ok"] = out["status"].isin(list(SUCCESS)).astype(bool)
     return out
@@ -160,12 +160,16 @@ def config_labels(df: pd.DataFrame) -> pd.Series:
     so that a solver run with one parameter set keeps its plain name and labels are stable
     whatever order the runs finished in.
     """
-    labels = pd.Series("", index=df.index, dtype="string")
     if "solver" not in df.columns or df.empty:
-        return labels
-    solvers = df["solver"].astype("string").fillna("")
-    params = sorted(c for c in df.columns if str(c).startswith(PARAM_PREFIX_SOLVER))
-    for name, rows in df.groupby(solvers, sort=False):
+        return pd.Series("", index=df.index, dtype="string")
+    frame = df.reset_index(drop=True)  # positions, so a duplicated index cannot mislabel
+    labels = pd.Series("", index=frame.index, dtype="string")
+    solvers = frame["solver"].astype("string").fillna("")
+    params = sorted(c for c in frame.columns if str(c).startswith(PARAM_PREFIX_SOLVER))
+    if "cores" in frame.columns:  # runs at different core counts are different configs
+        frame = frame.assign(**{f"{PARAM_PREFIX_SOLVER}cores": frame["cores"]})
+        params.append(f"{PARAM_PREFIX_SOLVER}cores")
+    for name, rows in frame.groupby(solvers, sort=False):
         varying = _varying_params(rows, params)
         label = pd.Series(name, index=rows.index, dtype="string")
         if varying:
@@ -173,7 +177,7 @@ def config_labels(df: pd.DataFrame) -> pd.Series:
                      for c in varying]
             label = label + "[" + pairs[0].str.cat(pairs[1:], sep=",") + "]"
         labels[rows.index] = label
-    return labels
+    return labels.set_axis(df.index)
 
 
 # --------------------------------------------------------------------------------------------
@@ -198,7 +202,7 @@ def _penalised(df: pd.DataFrame) -> pd.Series:
     return df["t_wall"].where(df["_ok"], 2.0 * df["budget_s"])
 
 
-def _par2(terms: pd.Series, groups: list[pd.Series] | list[str], frame: pd.DataFrame) -> pd.Series:
+def _par2(terms: pd.Series, groups: list[str], frame: pd.DataFrame) -> pd.Series:
     """Mean of the PAR-2 terms per group, NA when any term of the group is NA."""
     g = frame.assign(_term=terms, _missing=terms.isna()).groupby(groups, dropna=False, sort=False)
     means = g["_term"].sum() / g["_term"].size()
@@ -443,7 +447,7 @@ def wrong_answers(df: pd.DataFrame) -> pd.DataFrame:
 
 def _wrong_answers(data: pd.DataFrame) -> pd.DataFrame:
     """:func:`wrong_answers` on a normalised frame."""
-    wrong = data[data["status"] == "wrong"]
+    wrong = data[data["status"].eq("wrong").fillna(False).to_numpy(dtype=bool)]
     if wrong.empty:
         return _empty(WRONG_COLUMNS)
     ordered = _order(wrong[WRONG_COLUMNS + ["rung_index"]],

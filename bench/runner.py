@@ -21,9 +21,10 @@ import subprocess
 import sys
 import time
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from bench.classify import outcome_columns
 from bench.limits import kill_session, session_rss_mb
@@ -34,7 +35,8 @@ from bench.suite import Task
 GRACE_S = 1.0
 STARTUP_LIMIT_S = 600.0
 POLL_S = 0.05
-LIMITS_NOTE = "wall: watchdog killpg at budget+{grace}s; mem: session RSS watch + RLIMIT_AS backstop"
+LIMITS_NOTE = ("wall: watchdog killpg at budget+{grace}s; "
+               "mem: session RSS watch + RLIMIT_AS backstop")
 
 
 class RunnerError(RuntimeError):

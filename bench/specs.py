@@ -135,8 +135,9 @@ def resolve(spec: str, data_dir: str | Path | None = None) -> list[InstanceRef]:
     if m and m.group("family") in instances.FAMILY_NAMES and not Path(spec).exists():
         grid = parse_args(m.group("args") or "", spec)
         names = list(grid)
-        return [generate(m.group("family"), m.group("gen"), dict(zip(names, combo)), spec)
-                for combo in itertools.product(*(grid[k] for k in names))]
+        combos = itertools.product(*(grid[k] for k in names))
+        return [generate(m.group("family"), m.group("gen"), dict(zip(names, c, strict=True)), spec)
+                for c in combos]
     index = None
     m_index = re.fullmatch(r"(?P<path>.+):(?P<n>\d+)", spec)
     if m_index and not Path(spec).exists():

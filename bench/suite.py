@@ -161,12 +161,15 @@ def load_suite(name_or_path: str, data_dir: str | Path | None = None) -> Suite:
         raise SuiteError(f"{path}: not valid TOML: {exc}") from None
     unknown = sorted(set(raw) - SUITE_KEYS)
     if unknown:
-        raise SuiteError(f"{path}: unknown key {unknown[0]!r} (known: {', '.join(sorted(SUITE_KEYS))})")
+        known = ", ".join(sorted(SUITE_KEYS))
+        raise SuiteError(f"{path}: unknown key {unknown[0]!r} (known: {known})")
     solvers = raw.get("solver", [])
-    if not isinstance(solvers, list) or not all(isinstance(s, dict) and "name" in s for s in solvers):
+    if not isinstance(solvers, list) or not all(isinstance(s, dict) and "name" in s
+                                                for s in solvers):
         raise SuiteError(f"{path}: [[solver]] tables each need a name")
     try:
-        ladders = [_ladder(entry, i, path, data_dir) for i, entry in enumerate(raw.get("ladder", []))]
+        ladders = [_ladder(entry, i, path, data_dir)
+                   for i, entry in enumerate(raw.get("ladder", []))]
         loose = [ref for spec in raw.get("instances", []) for ref in resolve(spec, data_dir)]
     except InstanceError as exc:
         raise SuiteError(f"{path}: {exc}") from None
@@ -199,7 +202,8 @@ def _ladder(entry: dict[str, Any], i: int, path: Path, data_dir: str | Path | No
         for index, value in enumerate(values):
             refs = []
             for seed in seeds:
-                args = ",".join(f"{k}={v}" for k, v in {**params, vary: value, "seed": seed}.items())
+                given = {**params, vary: value, "seed": seed}
+                args = ",".join(f"{k}={v}" for k, v in given.items())
                 refs.extend(resolve(f"{gen}:{args}", data_dir))
             rungs.append(Rung(str(value), index, refs))
     elif "rungs" in entry:

@@ -5,9 +5,9 @@ Also ``solve_one``: a single run through the same runner and checker (``cliffben
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
-import time
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -74,10 +74,12 @@ class Progress:
             from rich.progress import (
                 BarColumn,
                 MofNCompleteColumn,
-                Progress as RichProgress,
                 TextColumn,
                 TimeElapsedColumn,
                 TimeRemainingColumn,
+            )
+            from rich.progress import (
+                Progress as RichProgress,
             )
 
             self.bar = RichProgress(TextColumn("[bold]{task.description}"), BarColumn(),
@@ -124,6 +126,11 @@ def run_sweep(suite_name: str, *, solvers: list[str] | None = None,
                 "budget_mb": suite.mem, "plugins": [str(p) for p in plugins],
                 "runs_planned": len(tasks), "started_at": started, "ended_at": None,
                 **environment()}
+    previous = directory / "manifest.json"
+    if resume and previous.exists():
+        first = json.loads(previous.read_text())
+        manifest["started_at"] = first.get("started_at", started)
+        manifest["resumed_at"] = [*first.get("resumed_at", []), started]
     write_manifest(directory, manifest)
     todo = [t for t in tasks if t.key not in done]
     bar = Progress(len(tasks), len(tasks) - len(todo),
@@ -159,9 +166,7 @@ def solve_one(ref: InstanceRef, solver: str, *, timeout: float = 60.0, mem: int 
     task = Task(key, ref, config, 0, seed, float(timeout), int(mem), int(cores))
     rows: list[dict[str, Any]] = []
     runner = Runner(jobs=1, cores=cores, plugins=plugins)
-    started = time.monotonic()
     runner.run(LadderScheduler([task], {}), "solve", rows.append)
-    rows[0]["t_harness"] = time.monotonic() - started
     return rows[0]
 
 

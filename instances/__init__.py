@@ -19,9 +19,10 @@ Nothing here imports ``bench``, ``encoders`` or ``searches``.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 from instances.common import Generated, InstanceError
 

@@ -15,7 +15,7 @@ import pytest
 
 import bench
 from bench.journal import Journal
-from bench.limits import session_pids
+
 from helpers import FAULTY, ROOT, cliffbench
 
 LADDER_SUITE = """
@@ -112,24 +112,37 @@ def _workers_alive() -> list[int]:
     return alive
 
 
+def _journal_rows(path: Path) -> int:
+    try:
+        return path.read_bytes().count(b"\n")
+    except OSError:
+        return 0
+
+
 def test_sigkill_and_resume_yield_every_key_exactly_once(tmp_path):
-    count = 40
-    suite = write(tmp_path, NOOP_SUITE.format(delay=0.05, count=count))
+    """Kill the parent mid-sweep three times (each once a few more rows are journaled), then
+    resume to the end: every key exactly once, no worker left behind."""
+    count = 60
+    suite = write(tmp_path, NOOP_SUITE.format(delay=0.1, count=count))
     results = tmp_path / "results"
+    journal = results / "noop" / "journal.jsonl"
     args = [sys.executable, "-m", "bench.cli", "run", str(suite), "--plugin", str(FAULTY),
             "--results", str(results), "--jobs", "2"]
-    for kill_after in (1.5, 2.0, 2.5):
+    for _ in range(3):
+        before = _journal_rows(journal)
         proc = subprocess.Popen(args + ["--resume"], cwd=ROOT, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
-        time.sleep(kill_after)
+        deadline = time.monotonic() + 120
+        while _journal_rows(journal) < before + 4 and time.monotonic() < deadline:
+            time.sleep(0.02)
         proc.send_signal(signal.SIGKILL)
         proc.wait()
     deadline = time.monotonic() + 10
     while _workers_alive() and time.monotonic() < deadline:
         time.sleep(0.1)
     assert _workers_alive() == [], "workers outlived their killed parent"
-    partial = Journal(results / "noop" / "journal.jsonl").read()
-    assert 0 < len(partial) < count
+    partial = Journal(journal).read()
+    assert 12 <= len(partial) < count
     done = cliffbench("run", str(suite), "--plugin", str(FAULTY), "--results", str(results),
                       "--resume", cwd=ROOT, check=True)
     assert "test-noop" in done.stdout

@@ -137,7 +137,7 @@ class Solution:
         """From two flat arrays per cell; a negative piece marks an empty cell (solver output)."""
         cells = tuple(
             (int(p), int(r)) if p >= 0 else None
-            for p, r in zip(np.asarray(piece).ravel(), np.asarray(rot).ravel())
+            for p, r in zip(np.asarray(piece).ravel(), np.asarray(rot).ravel(), strict=True)
         )
         return cls(rows, cols, cells)
 

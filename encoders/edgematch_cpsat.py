@@ -1,0 +1,298 @@
+"""Edge matching as a CP-SAT decision model: seed 004's structured model.
+
+Seed 004 credits the move of the cliff to the *formulation*: "one integer variable per cell
+ranging over piece ids under an AllDifferent, piece-and-rotation indices channelled by Element
+tables to per-side colour variables, posed as a decision question". This module is that model:
+
+- per cell a piece variable (AllDifferent over all cells) and a rotation variable 0..3;
+- per interior join one colour variable, *shared* by the two cells it separates, so a match
+  across a join holds by construction (no equality constraint, no mismatch to count);
+- frame sides are grey constants, so they never become variables;
+- per cell one channelling constraint from (piece, rotation) to the colours of its non-frame
+  sides. ``channel="table"`` is one AddAllowedAssignments whose tuples are only the
+  frame-legal orientations of that cell (grey exactly on its outer sides), which removes most
+  (piece, rotation) pairs before search; ``channel="element"`` is the seed's wording: an
+  oriented-piece index ``o = 4 * piece + rot`` over the same frame-legal values, with one
+  AddElement per non-frame side.
+
+There is no objective: a partial board is never returned, so the answer is ``solved`` or
+``infeasible`` (or ``unknown`` when the budget ran out). Piece indices are the instance's
+internal 0..P-1; rotations follow ``instances.edgematch.model`` (after ``rot`` clockwise quarter
+turns side ``s`` shows listed edge ``(s - rot) % 4``).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import ortools
+
+from bench.api import Budget, Outcome, Param, solver
+from instances.edgematch.model import GREY, Instance, Solution, rotated
+
+# Kept off the budget for reading the response back, so the solver stops before the watchdog.
+MARGIN_S = 0.05
+CHANNELS = ("table", "element")
+SYMMETRY = ("hints", "none")
+
+
+@dataclass
+class Encoding:
+    """A built model and the variables a solution is read from."""
+
+    model: Any
+    piece: list[Any]
+    rot: list[Any]
+    stats: dict[str, int] = field(default_factory=dict)
+
+
+# --- geometry ---------------------------------------------------------------------------------
+
+
+def frame_sides(rows: int, cols: int, cell: int) -> tuple[bool, bool, bool, bool]:
+    """Which of the cell's sides N, E, S, W lie on the frame (and must show grey)."""
+    r, c = divmod(cell, cols)
+    return (r == 0, c == cols - 1, r == rows - 1, c == 0)
+
+
+def join_of(rows: int, cols: int, cell: int, side: int) -> int | None:
+    """The interior join on ``side`` of ``cell``, numbered horizontal joins first; None on the
+    frame. Both cells of a join get the same number, which is what makes the variable shared."""
+    r, c = divmod(cell, cols)
+    horizontal = rows * (cols - 1)
+    if side == 0:
+        return None if r == 0 else horizontal + (r - 1) * cols + c
+    if side == 1:
+        return None if c == cols - 1 else r * (cols - 1) + c
+    if side == 2:
+        return None if r == rows - 1 else horizontal + r * cols + c
+    return None if c == 0 else r * (cols - 1) + c - 1
+
+
+def fitting(instance: Instance, frame: tuple[bool, ...]) -> list[tuple[int, int, tuple[int, ...]]]:
+    """(piece, rot, colours on the non-frame sides) of every orientation that fits a cell with
+    this frame pattern: grey exactly on its outer sides. A corner cell keeps about one
+    orientation of each corner piece and none of the others, which is most of the pruning of
+    this model. Listed in piece, then rotation order."""
+    out = []
+    for p, edges in enumerate(instance.pieces):
+        for rot in range(4):
+            shown = rotated(edges, rot)
+            if all((shown[s] == GREY) == frame[s] for s in range(4)):
+                out.append((p, rot, tuple(shown[s] for s in range(4) if not frame[s])))
+    return out
+
+
+def all_orientations(instance: Instance) -> list[list[tuple[int, int, tuple[int, ...]]]]:
+    """The fitting orientations of every cell, computed once per frame pattern (a board has at
+    most nine: four corners, four edges, the interior), since building them is most of the
+    encoding time on big boards."""
+    by_frame: dict[tuple[bool, ...], list] = {}
+    out = []
+    for cell in range(instance.ncells):
+        frame = frame_sides(instance.rows, instance.cols, cell)
+        if frame not in by_frame:
+            by_frame[frame] = fitting(instance, frame)
+        out.append(by_frame[frame])
+    return out
+
+
+# --- model ------------------------------------------------------------------------------------
+
+
+def _domain(values: set[int]) -> Any:
+    """A CP-SAT domain of ``values``; an empty set becomes {-1}, which no tuple or element
+    holds, so an impossible cell makes the model infeasible instead of invalid."""
+    from ortools.sat.python import cp_model
+
+    return cp_model.Domain.FromValues(sorted(values) or [-1])
+
+
+def _join_domains(instance: Instance, legal: list[list]) -> dict[int, set[int]]:
+    """Per join, the colours both of its cells can show there: tighter domains for presolve."""
+    seen: dict[int, list[set[int]]] = {}
+    for cell, tuples in enumerate(legal):
+        sides = _open_sides(instance, cell)
+        for k, side in enumerate(sides):
+            join = join_of(instance.rows, instance.cols, cell, side)
+            seen.setdefault(join, []).append({t[2][k] for t in tuples})
+    return {join: set.intersection(*sets) for join, sets in seen.items()}
+
+
+def _open_sides(instance: Instance, cell: int) -> list[int]:
+    """The cell's non-frame sides, in the order their colours appear in an orientation tuple."""
+    frame = frame_sides(instance.rows, instance.cols, cell)
+    return [s for s in range(4) if not frame[s]]
+
+
+def _channel_table(model: Any, piece: Any, rot: Any, sides: list[Any], tuples: list) -> None:
+    """One table over (piece, rot, side colours) holding only the frame-legal orientations."""
+    model.add_allowed_assignments([piece, rot, *sides], [(p, r, *cols) for p, r, cols in tuples])
+
+
+def side_tables(instance: Instance) -> list[list[int]]:
+    """Per side s, the colour each oriented piece ``4 * piece + rot`` shows there."""
+    shown = [rotated(edges, r) for edges in instance.pieces for r in range(4)]
+    return [[colours[s] for colours in shown] for s in range(4)]
+
+
+def _channel_element(model: Any, instance: Instance, cell: int, piece: Any, rot: Any,
+                     sides: list[Any], tuples: list, tables: list[list[int]]) -> None:
+    """The seed's Element form: o = 4 * piece + rot over the frame-legal values, and per
+    non-frame side ``colour = tables[side][o]``."""
+    oriented = model.new_int_var_from_domain(_domain({4 * p + r for p, r, _ in tuples}),
+                                             f"o{cell}")
+    model.add(oriented == 4 * piece + rot)
+    for side, var in zip(_open_sides(instance, cell), sides, strict=True):
+        model.add_element(oriented, tables[side], var)
+
+
+def _break_symmetry(model: Any, instance: Instance, piece: list[Any], legal: list[list]) -> bool:
+    """Without hints, a solved board turned a quarter turn (square) or a half turn (rectangle)
+    is solved too, so the search would meet every solution four (two) times. Pin one corner
+    piece to the top-left corner (square) or keep it out of the two bottom corners (rectangle):
+    each class of turned solutions keeps one member. Returns whether a constraint was added."""
+    rows, cols = instance.rows, instance.cols
+    if instance.hints or rows < 2 or cols < 2:
+        return False
+    top_left = {p for p, _, _ in legal[0]}
+    if not top_left:
+        return False
+    first = min(top_left)
+    if rows == cols:
+        model.add(piece[0] == first)
+    else:
+        model.add(piece[(rows - 1) * cols] != first)
+        model.add(piece[rows * cols - 1] != first)
+    return True
+
+
+def _add_hints(model: Any, instance: Instance, piece: list[Any], rot: list[Any]) -> None:
+    """Fix the hinted cells' piece and rotation (a hint outside the board is bad input)."""
+    for h in instance.hints:
+        if not (0 <= h.row < instance.rows and 0 <= h.col < instance.cols
+                and 0 <= h.piece < len(instance.pieces) and 0 <= h.rot < 4):
+            raise ValueError(f"hint {h} does not fit a {instance.rows}x{instance.cols} board "
+                             f"of {len(instance.pieces)} pieces")
+        cell = h.row * instance.cols + h.col
+        model.add(piece[cell] == h.piece)
+        model.add(rot[cell] == h.rot)
+
+
+def build(instance: Instance, channel: str = "table", symmetry: str = "hints") -> Encoding:
+    """The decision model of ``instance``; see the module docstring for its shape."""
+    from ortools.sat.python import cp_model
+
+    model = cp_model.CpModel()
+    legal = all_orientations(instance)
+    tables = side_tables(instance) if channel == "element" else []
+    joins = {j: model.new_int_var_from_domain(_domain(values), f"j{j}")
+             for j, values in sorted(_join_domains(instance, legal).items())}
+    piece, rot = [], []
+    for cell, tuples in enumerate(legal):
+        piece.append(model.new_int_var_from_domain(_domain({p for p, _, _ in tuples}),
+                                                   f"p{cell}"))
+        rot.append(model.new_int_var(0, 3, f"r{cell}"))
+        sides = [joins[join_of(instance.rows, instance.cols, cell, s)]
+                 for s in _open_sides(instance, cell)]
+        if channel == "table":
+            _channel_table(model, piece[cell], rot[cell], sides, tuples)
+        else:
+            _channel_element(model, instance, cell, piece[cell], rot[cell], sides, tuples,
+                             tables)
+    model.add_all_different(piece)
+    _add_hints(model, instance, piece, rot)
+    pinned = symmetry == "hints" and _break_symmetry(model, instance, piece, legal)
+    stats = {"orientations": sum(map(len, legal)), "symmetry_pinned": int(pinned)}
+    return Encoding(model, piece, rot, stats)
+
+
+# --- solving ----------------------------------------------------------------------------------
+
+
+def _configure(cp_solver: Any, budget: Budget, seed: int, workers: int, log: bool,
+               limit: float) -> None:
+    """Pass the budget on: threads, time limit, memory, and the run's seed."""
+    params = cp_solver.parameters
+    params.num_workers = workers or budget.cores
+    params.max_time_in_seconds = limit
+    params.max_memory_in_mb = max(1, int(budget.mem_mb))
+    params.random_seed = int(seed) % (2**31)
+    params.log_search_progress = log
+
+
+def _read_solution(cp_solver: Any, instance: Instance, enc: Encoding) -> Solution:
+    cells = tuple((int(cp_solver.value(p)), int(cp_solver.value(r)))
+                  for p, r in zip(enc.piece, enc.rot, strict=True))
+    return Solution(instance.rows, instance.cols, cells)
+
+
+def _time_limit(budget: Budget) -> float:
+    """What is left of the budget, minus a margin that shrinks with tiny budgets."""
+    return budget.remaining() - min(MARGIN_S, 0.05 * budget.wall_s)
+
+
+def _outcome(status: Any, cp_solver: Any, instance: Instance, enc: Encoding) -> Outcome:
+    """Map CP-SAT's status to the harness's claims; an invalid model is a bug, so it raises."""
+    from ortools.sat.python import cp_model
+
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return Outcome("solved", solution=_read_solution(cp_solver, instance, enc))
+    if status == cp_model.INFEASIBLE:
+        return Outcome("infeasible")
+    if status == cp_model.MODEL_INVALID:
+        raise RuntimeError(f"CP-SAT rejected the edge-matching model: {enc.model.validate()}")
+    return Outcome("unknown")
+
+
+def prepare() -> None:
+    """Import CP-SAT and solve a two-variable model, so no timed run pays the import."""
+    from ortools.sat.python import cp_model
+
+    model = cp_model.CpModel()
+    x = model.new_int_var(0, 3, "x")
+    y = model.new_int_var(0, 3, "y")
+    model.add_all_different([x, y])
+    model.add_allowed_assignments([x, y], [(1, 2), (2, 1)])
+    cp_solver = cp_model.CpSolver()
+    cp_solver.parameters.num_workers = 1
+    cp_solver.solve(model)
+
+
+PARAMS = [
+    Param("workers", 0, "CP-SAT num_workers; 0 means the run's cores (budget.cores)", min=0),
+    Param("channel", "table", "piece+rotation to side colours: one table per cell (frame-legal "
+          "orientations only) or Element on the oriented-piece index", choices=CHANNELS),
+    Param("symmetry", "hints", "'hints': when the board has no hints, pin a corner piece to "
+          "break the board's rotations; 'none': add nothing", choices=SYMMETRY),
+    Param("log", False, "print CP-SAT's search log"),
+]
+
+
+@solver("cpsat", family="edgematch", paradigm="cpsat", backend=f"ortools-{ortools.__version__}",
+        params=PARAMS, prepare=prepare)
+def solve(instance: Instance, budget: Budget, seed: int, workers: int = 0,
+          channel: str = "table", symmetry: str = "hints", log: bool = False) -> Outcome:
+    """CP-SAT decision model: AllDifferent pieces, shared join colours, per-cell frame tables."""
+    from ortools.sat.python import cp_model
+
+    start = time.perf_counter()
+    enc = build(instance, channel, symmetry)
+    proto = enc.model.proto
+    sizes = {"model_vars": len(proto.variables), "model_constraints": len(proto.constraints)}
+    t_encode = time.perf_counter() - start
+    limit = _time_limit(budget)
+    if limit <= 0:
+        return Outcome("unknown", t_encode=t_encode, t_solve=0.0, **sizes)
+    cp_solver = cp_model.CpSolver()
+    _configure(cp_solver, budget, seed, workers, log, limit)
+    start = time.perf_counter()
+    status = cp_solver.solve(enc.model)
+    out = _outcome(status, cp_solver, instance, enc)
+    out.t_encode, out.t_solve = t_encode, time.perf_counter() - start
+    out.model_vars, out.model_constraints = sizes["model_vars"], sizes["model_constraints"]
+    out.counters = {"nodes": cp_solver.num_branches, "conflicts": cp_solver.num_conflicts,
+                    "wall_time": cp_solver.wall_time, **enc.stats}
+    return out

@@ -1,0 +1,444 @@
+"""Reports from synthetic results frames, with every expected number worked out by hand."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+
+import pandas as pd
+import pytest
+
+from bench.report import (
+    CLIFF_COLUMNS,
+    DISAGREEMENT_COLUMNS,
+    PSEUDO_LADDER,
+    SUMMARY_COLUMNS,
+    VBS_COLUMNS,
+    WRONG_COLUMNS,
+    build_report,
+    cliffs,
+    config_labels,
+    disagreements,
+    fmt_time,
+    render,
+    summarize,
+    virtual_best,
+    wrong_answers,
+)
+
+BUDGET = 10.0
+RUNGS = ["4", "5", "6", "7"]
+
+
+def run(solver: str, level: int, inst: int, status: str, t: float | None, **extra) -> dict:
+    """One row of the ladder ``L`` (edge matching), instance ``inst`` of rung index ``level``.
+
+    ``extra`` overrides or adds columns (``rung=...`` and ``ladder=...`` included).
+    """
+    row = {
+        "sweep": "t", "family": "edgematch", "instance_id": f"r{level}i{inst}",
+        "instance_name": f"board-{RUNGS[level]}-{inst}", "source": "gen", "ladder": "L",
+        "rung": RUNGS[level], "rung_index": level, "solver": solver, "repeat": 0, "seed": inst,
+        "status": status, "claimed": status if status in ("solved", "infeasible") else None,
+        "verified": status == "solved", "verdict": "ok" if status == "solved" else None,
+        "t_wall": t, "budget_s": BUDGET, "max_score": 2.0 * (level + 4),
+    }
+    row.update(extra)
+    return row
+
+
+def ladder_rows() -> list[dict]:
+    """Two solvers on rungs 0..3, two instances a rung.
+
+    dfs: 2/2, 1/2, 0/2, skipped x2 -> cliff at rung index 2 ("6"), last full rung "4".
+    sat: 2/2, 2/2 (one an infeasible claim), 1/2 + wrong, memout + crash -> cliff "7", last "5".
+    The infeasible claim of sat on r1i0 contradicts the verified solution of dfs.
+    """
+    dfs = {"s_restart": 100}
+    sat = {"s_phase": 1}
+    return [
+        run("dfs", 0, 0, "solved", 1.0, work_nodes=100.0, score=8.0, **dfs),
+        run("dfs", 0, 1, "solved", 2.0, work_nodes=300.0, score=8.0, **dfs),
+        run("dfs", 1, 0, "solved", 3.0, work_nodes=1000.0, **dfs),
+        run("dfs", 1, 1, "timeout", 10.5, work_nodes=5000.0, **dfs),
+        run("dfs", 2, 0, "timeout", 10.4, **dfs),
+        run("dfs", 2, 1, "timeout", 10.6, **dfs),
+        run("dfs", 3, 0, "skipped", None, message="rung 6 failed", **dfs),
+        run("dfs", 3, 1, "skipped", None, message="rung 6 failed", **dfs),
+        run("sat", 0, 0, "solved", 0.5, work_conflicts=10.0, **sat),
+        run("sat", 0, 1, "solved", 0.25, work_conflicts=30.0, **sat),
+        run("sat", 1, 0, "infeasible", 0.5, **sat),
+        run("sat", 1, 1, "solved", 4.0, **sat),
+        run("sat", 2, 0, "wrong", 5.0, claimed="solved", verdict="piece 3 used twice", **sat),
+        run("sat", 2, 1, "solved", 8.0, **sat),
+        run("sat", 3, 0, "memout", 3.0, **sat),
+        run("sat", 3, 1, "crash", None, message="SIGSEGV", **sat),
+    ]
+
+
+@pytest.fixture
+def ladder() -> pd.DataFrame:
+    return pd.DataFrame(ladder_rows())
+
+
+def row_of(table: pd.DataFrame, **where) -> pd.Series:
+    """The single row of ``table`` matching every column=value given."""
+    mask = pd.Series(True, index=table.index)
+    for col, value in where.items():
+        mask &= table[col] == value
+    assert mask.sum() == 1, f"{where}: {mask.sum()} rows"
+    return table[mask].iloc[0]
+
+
+# --------------------------------------------------------------------------------------------
+# summarize
+
+
+def test_summary_shape_and_order(ladder):
+    s = summarize(ladder)
+    assert list(s.columns) == SUMMARY_COLUMNS
+    assert list(zip(s["rung_index"], s["config"], strict=True)) == [
+        (0, "dfs"), (0, "sat"), (1, "dfs"), (1, "sat"),
+        (2, "dfs"), (2, "sat"), (3, "dfs"), (3, "sat")]
+    assert s["rung"].tolist() == ["4", "4", "5", "5", "6", "6", "7", "7"]
+    assert (s["runs"] == 2).all()
+
+
+def test_summary_counts(ladder):
+    s = summarize(ladder)
+    assert s["solved"].tolist() == [2, 2, 1, 2, 0, 1, 0, 0]
+    assert s["timeout"].tolist() == [0, 0, 1, 0, 2, 0, 0, 0]
+    assert s["skipped"].tolist() == [0, 0, 0, 0, 0, 0, 2, 0]
+    assert s["wrong"].tolist() == [0, 0, 0, 0, 0, 1, 0, 0]
+    assert s["memout"].tolist() == [0, 0, 0, 0, 0, 0, 0, 1]
+    assert s["crash"].tolist() == [0, 0, 0, 0, 0, 0, 0, 1]
+    assert s["error"].sum() == 0 and s["unknown"].sum() == 0
+
+
+def test_summary_par2_by_hand(ladder):
+    s = summarize(ladder)
+    # dfs: (1+2)/2, (3+20)/2, (20+20)/2, skipped (20+20)/2
+    # sat: (0.5+0.25)/2, (0.5+4)/2, wrong (20+8)/2, (20+20)/2
+    assert s["par2"].tolist() == pytest.approx([1.5, 0.375, 11.5, 2.25, 20.0, 14.0, 20.0, 20.0])
+
+
+def test_summary_times_over_successes_only(ladder):
+    s = summarize(ladder)
+    dfs1 = row_of(s, config="dfs", rung_index=1)
+    assert dfs1["t_median"] == 3.0 and dfs1["t_max"] == 3.0  # the 10.5 s timeout is left out
+    sat0 = row_of(s, config="sat", rung_index=0)
+    assert sat0["t_median"] == pytest.approx(0.375) and sat0["t_max"] == 0.5
+    assert pd.isna(row_of(s, config="dfs", rung_index=3)["t_median"])
+    sat2 = row_of(s, config="sat", rung_index=2)
+    assert sat2["t_median"] == 8.0  # the wrong answer's 5 s is not a success
+
+
+def test_summary_work_and_score(ladder):
+    s = summarize(ladder)
+    assert row_of(s, config="dfs", rung_index=0)["nodes_median"] == 200.0
+    assert row_of(s, config="dfs", rung_index=1)["nodes_median"] == 3000.0  # timeouts count too
+    assert pd.isna(row_of(s, config="dfs", rung_index=2)["nodes_median"])
+    assert row_of(s, config="sat", rung_index=0)["conflicts_median"] == 20.0
+    assert pd.isna(row_of(s, config="dfs", rung_index=0)["conflicts_median"])
+    assert row_of(s, config="dfs", rung_index=0)["score_median"] == 8.0
+    assert row_of(s, config="sat", rung_index=3)["max_score"] == 14.0
+
+
+def test_par2_is_na_when_a_budget_is_missing(ladder):
+    ladder.loc[3, "budget_s"] = None  # dfs rung 1, the timeout
+    s = summarize(ladder)
+    assert pd.isna(row_of(s, config="dfs", rung_index=1)["par2"])
+    assert row_of(s, config="dfs", rung_index=0)["par2"] == 1.5
+
+
+# --------------------------------------------------------------------------------------------
+# configs
+
+
+def test_constant_params_keep_the_plain_name(ladder):
+    assert set(config_labels(ladder)) == {"dfs", "sat"}
+
+
+def test_swept_params_make_configs():
+    rows = [
+        run("dfs", 0, 0, "solved", 1.0, s_restart=100, s_order="row", s_seed_mix=1),
+        run("dfs", 0, 1, "solved", 1.0, s_restart=100, s_order="row", s_seed_mix=1),
+        run("dfs", 0, 0, "solved", 1.0, s_restart=1000.0, s_order="row", s_seed_mix=1),
+        run("dfs", 0, 0, "timeout", 9.0, s_restart=1000, s_order="spiral", s_seed_mix=1),
+        run("sat", 0, 0, "solved", 1.0, s_restart=None, s_order=None, s_seed_mix=None),
+    ]
+    labels = config_labels(pd.DataFrame(rows)).tolist()
+    assert labels == ["dfs[order=row,restart=100]", "dfs[order=row,restart=100]",
+                      "dfs[order=row,restart=1000]", "dfs[order=spiral,restart=1000]", "sat"]
+    s = summarize(pd.DataFrame(rows))
+    assert s["config"].tolist() == ["dfs[order=row,restart=1000]", "dfs[order=row,restart=100]",
+                                    "dfs[order=spiral,restart=1000]", "sat"]
+    assert s["solver"].tolist() == ["dfs", "dfs", "dfs", "sat"]
+    assert s["runs"].tolist() == [1, 2, 1, 1]
+
+
+def test_a_param_unset_on_some_rows_shows_as_na():
+    rows = [run("dfs", 0, 0, "solved", 1.0, s_k=3), run("dfs", 0, 1, "solved", 1.0, s_k=None)]
+    assert config_labels(pd.DataFrame(rows)).tolist() == ["dfs[k=3]", "dfs[k=NA]"]
+
+
+def test_runs_at_different_core_counts_are_different_configs():
+    rows = [run("cpsat", 0, 0, "solved", 1.0, cores=1), run("cpsat", 0, 0, "solved", 0.6, cores=2),
+            run("dfs", 0, 0, "solved", 1.0, cores=1)]
+    assert config_labels(pd.DataFrame(rows)).tolist() == ["cpsat[cores=1]", "cpsat[cores=2]",
+                                                          "dfs"]
+
+
+# --------------------------------------------------------------------------------------------
+# cliffs
+
+
+def test_cliffs(ladder):
+    c = cliffs(ladder)
+    assert list(c.columns) == CLIFF_COLUMNS
+    assert c["config"].tolist() == ["dfs", "sat"]
+    dfs, sat = c.iloc[0], c.iloc[1]
+    assert (dfs["cliff_rung"], dfs["cliff_rung_index"]) == ("6", 2)
+    assert (dfs["last_solved_rung"], dfs["last_solved_rung_index"]) == ("4", 0)
+    assert (sat["cliff_rung"], sat["cliff_rung_index"]) == ("7", 3)
+    assert (sat["last_solved_rung"], sat["last_solved_rung_index"]) == ("5", 1)
+    assert c["rungs"].tolist() == [4, 4]
+
+
+def test_half_solved_is_not_a_cliff_and_never_falling_is_na():
+    rows = [run("a", r, i, "solved" if i == 0 or r == 0 else "timeout", 1.0)
+            for r in range(3) for i in range(2)]
+    c = cliffs(pd.DataFrame(rows))
+    assert pd.isna(c.iloc[0]["cliff_rung"]) and pd.isna(c.iloc[0]["cliff_rung_index"])
+    assert c.iloc[0]["last_solved_rung"] == "4"
+
+
+def test_skipped_rows_make_the_cliff():
+    rows = [run("a", 0, 0, "solved", 1.0), run("a", 1, 0, "skipped", None)]
+    c = cliffs(pd.DataFrame(rows))
+    assert c.iloc[0]["cliff_rung"] == "5"
+
+
+# --------------------------------------------------------------------------------------------
+# virtual best
+
+
+def test_virtual_best(ladder):
+    v = virtual_best(ladder)
+    assert list(v.columns) == VBS_COLUMNS
+    assert v["rung"].tolist() == RUNGS
+    assert v["instances"].tolist() == [2, 2, 2, 2]
+    assert v["solved"].tolist() == [2, 2, 1, 0]
+    # r0: min(1, .5), min(2, .25); r1: min(3, .5), 4; r2: 20 (timeout/wrong), 8; r3: 20, 20
+    assert v["par2"].tolist() == pytest.approx([0.375, 2.25, 14.0, 20.0])
+
+
+# --------------------------------------------------------------------------------------------
+# disagreements and wrong answers
+
+
+def test_infeasible_claim_against_a_verified_solution(ladder):
+    d = disagreements(ladder)
+    assert list(d.columns) == DISAGREEMENT_COLUMNS
+    assert len(d) == 1
+    row = d.iloc[0]
+    assert row["kind"] == "infeasible-vs-solution"
+    assert row["instance_id"] == "r1i0" and row["rung"] == "5" and row["ladder"] == "L"
+    assert row["configs"] == "dfs, sat"
+    assert row["detail"] == "infeasible (sat); verified solution (dfs)"
+
+
+def test_an_unverified_solution_is_no_contradiction(ladder):
+    ladder.loc[2, "verified"] = False  # dfs's answer on r1i0
+    assert disagreements(ladder).empty
+
+
+def test_optimal_objectives_and_solution_counts_disagree():
+    base = {"ladder": "", "rung": None, "rung_index": None, "family": "tiles"}
+    rows = [
+        run("ida", 0, 0, "optimal", 1.0, objective=20.0, **base),
+        run("astar", 0, 0, "optimal", 2.0, objective=22.0, **base),
+        run("bfs", 0, 0, "optimal", 2.0, objective=20.0, **base),
+        run("ida", 0, 1, "optimal", 1.0, objective=30.0, **base),
+        run("astar", 0, 1, "optimal", 1.0, objective=30.0, **base),
+        run("dlx", 0, 2, "solved", 1.0, counters='{"solutions": 1}', **base),
+        run("sat", 0, 2, "solved", 1.0, counters='{"solutions": 3}', **base),
+        run("cp", 0, 2, "timeout", 9.0, counters='{"solutions": 0}', **base),
+        run("cp", 0, 3, "solved", 1.0, counters="not json", **base),
+    ]
+    d = disagreements(pd.DataFrame(rows))
+    assert d["kind"].tolist() == ["optimal-objective", "solution-count"]
+    assert d["instance_id"].tolist() == ["r0i0", "r0i2"]
+    assert d["ladder"].tolist() == [PSEUDO_LADDER, PSEUDO_LADDER]
+    assert d.iloc[0]["detail"] == "objective 20 (bfs, ida); 22 (astar)"
+    assert d.iloc[0]["configs"] == "astar, bfs, ida"
+    assert d.iloc[1]["detail"] == "solutions 1 (dlx); 2+ (sat)"  # the timeout proves nothing
+
+
+def test_wrong_answers(ladder):
+    w = wrong_answers(ladder)
+    assert list(w.columns) == WRONG_COLUMNS
+    assert len(w) == 1
+    assert (w.iloc[0]["config"], w.iloc[0]["instance_id"]) == ("sat", "r2i0")
+    assert (w.iloc[0]["claimed"], w.iloc[0]["verdict"]) == ("solved", "piece 3 used twice")
+
+
+# --------------------------------------------------------------------------------------------
+# pseudo-ladders and robustness
+
+
+def test_runs_outside_ladders_form_one_pseudo_ladder_per_family(ladder):
+    extra = pd.DataFrame([
+        run("norvig", 0, 7, "solved", 0.01, family="sudoku", ladder="", rung="", rung_index=None),
+        run("norvig", 0, 8, "timeout", 10.0, family="sudoku", ladder=None, rung=None,
+            rung_index=None),
+        run("ida", 0, 9, "solved", 2.0, family="tiles", ladder="", rung="", rung_index=None),
+    ])
+    s = summarize(pd.concat([ladder, extra], ignore_index=True))
+    tail = s.iloc[8:]
+    assert tail["ladder"].tolist() == [PSEUDO_LADDER, PSEUDO_LADDER]
+    assert tail["family"].tolist() == ["sudoku", "tiles"]
+    assert tail["rung"].tolist() == ["", ""]
+    assert tail["runs"].tolist() == [2, 1]
+    assert tail["par2"].tolist() == pytest.approx([(0.01 + 20.0) / 2, 2.0])
+    c = cliffs(pd.concat([ladder, extra], ignore_index=True))
+    assert c["ladder"].tolist() == ["L", "L"]
+
+
+def test_empty_frame():
+    for frame in (pd.DataFrame(), pd.DataFrame(columns=["status", "solver"])):
+        report = build_report(frame, sweep="empty")
+        assert list(report.summary.columns) == SUMMARY_COLUMNS
+        assert report.summary.empty and report.cliffs.empty and report.virtual_best.empty
+        doc = json.loads(render(report, "json"))
+        assert doc == {"sweep": "empty", "summary": [], "cliffs": [], "virtual_best": [],
+                       "disagreements": [], "wrong": []}
+        assert "no runs" in render(report, "markdown")
+        assert pd.read_csv(io.StringIO(render(report, "csv"))).empty
+
+
+def test_only_skipped_rows():
+    rows = [run("a", r, 0, "skipped", None) for r in range(2)]
+    report = build_report(pd.DataFrame(rows))
+    assert report.summary["solved"].tolist() == [0, 0]
+    assert report.summary["par2"].tolist() == [20.0, 20.0]
+    assert report.summary["t_median"].isna().all()
+    assert report.cliffs.iloc[0]["cliff_rung"] == "4"
+    assert pd.isna(report.cliffs.iloc[0]["last_solved_rung"])
+    assert report.virtual_best["solved"].tolist() == [0, 0]
+    for fmt in ("markdown", "csv", "json"):
+        assert render(report, fmt)
+
+
+def test_missing_optional_columns(ladder):
+    slim = ladder.drop(columns=["work_conflicts", "work_nodes", "score", "max_score", "verified",
+                                "claimed", "instance_name", "verdict", "s_restart", "s_phase"])
+    report = build_report(slim)
+    assert report.summary["conflicts_median"].isna().all()
+    assert report.summary["par2"].tolist() == pytest.approx(
+        [1.5, 0.375, 11.5, 2.25, 20.0, 14.0, 20.0, 20.0])
+    assert report.disagreements.empty  # nothing verified without the column
+    md = render(report, "markdown")
+    assert "conflicts" not in md and "nodes" not in md
+    json.loads(render(report, "json"))
+
+
+def test_duplicated_index_and_scattered_na(ladder):
+    ladder.index = [0] * len(ladder)  # as pd.concat leaves it without ignore_index
+    frame = ladder.reset_index(drop=True)
+    frame.loc[0, "status"] = None  # dfs rung 0 loses a success: 1 solved, PAR-2 (20 + 2) / 2
+    frame.index = [0] * len(frame)
+    s = summarize(frame)
+    assert s["solved"].tolist() == [1, 2, 1, 2, 0, 1, 0, 0]
+    assert s["par2"].iloc[0] == 11.0
+    assert set(config_labels(frame)) == {"dfs", "sat"}
+    assert len(wrong_answers(frame)) == 1
+
+
+def test_na_everywhere_in_a_column(ladder):
+    ladder["t_wall"] = None
+    ladder["status"] = None
+    report = build_report(ladder)
+    assert report.summary["solved"].sum() == 0
+    assert report.summary["par2"].tolist() == [20.0] * 8
+    assert report.wrong.empty
+    json.loads(render(report, "json"))
+
+
+# --------------------------------------------------------------------------------------------
+# rendering
+
+
+def test_json_round_trip(ladder):
+    doc = json.loads(render(build_report(ladder, sweep="quick"), "json"))
+    assert list(doc) == ["sweep", "summary", "cliffs", "virtual_best", "disagreements", "wrong"]
+    assert doc["sweep"] == "quick"
+    assert len(doc["summary"]) == 8 and list(doc["summary"][0]) == SUMMARY_COLUMNS
+    top = doc["summary"][6]
+    assert (top["config"], top["skipped"], top["par2"]) == ("dfs", 2, 20.0)
+    assert top["t_median"] is None  # NaN -> null
+    assert doc["cliffs"][0]["cliff_rung_index"] == 2
+    assert doc["virtual_best"][1]["par2"] == 2.25
+    assert doc["disagreements"][0]["kind"] == "infeasible-vs-solution"
+    assert doc["wrong"][0]["verdict"] == "piece 3 used twice"
+
+
+def test_csv_round_trip(ladder):
+    text = render(build_report(ladder, sweep="quick"), "csv")
+    back = pd.read_csv(io.StringIO(text), dtype={"rung": str, "cliff_rung": str,
+                                                 "last_solved_rung": str})
+    assert list(back.columns) == ["sweep", *SUMMARY_COLUMNS, "cliff_rung", "cliff_rung_index",
+                                  "last_solved_rung", "last_solved_rung_index", "at_cliff"]
+    assert len(back) == 8 and (back["sweep"] == "quick").all()
+    assert back["par2"].tolist() == pytest.approx([1.5, 0.375, 11.5, 2.25, 20.0, 14.0, 20.0,
+                                                   20.0])
+    at = back[back["at_cliff"]]
+    assert list(zip(at["config"], at["rung"], strict=True)) == [("dfs", "6"), ("sat", "7")]
+    assert back.loc[back["config"] == "sat", "last_solved_rung"].tolist() == ["5"] * 4
+    assert math.isnan(back.loc[6, "t_median"])
+
+
+def test_markdown(ladder):
+    md = render(build_report(ladder, sweep="quick"), "markdown")
+    assert md.startswith("# cliffbench report: quick\n")
+    for section in ("## Summary", "## Virtual best solver", "## Cliffs", "## Disagreements",
+                    "## Wrong answers"):
+        assert section in md
+    summary = md.split("## Summary\n\n")[1].split("\n\n")[0].splitlines()
+    assert len({len(line) for line in summary}) == 1  # aligned columns
+    assert len(summary) == 2 + 8
+    assert "| L      | 5    | dfs    |    2 |      1 |" in summary[4]
+    assert "11.5" in summary[4] and "3.00" in summary[4]
+    assert "error" not in summary[0] and "unknown" not in summary[0]  # absent statuses dropped
+    assert "infeasible (sat); verified solution (dfs)" in md
+    assert "piece 3 used twice" in md
+
+
+def test_markdown_says_none(ladder):
+    clean = ladder[~ladder["status"].isin(["wrong", "infeasible"])]
+    md = render(build_report(clean), "markdown")
+    assert "## Disagreements\n\nnone\n" in md
+    assert "## Wrong answers\n\nnone\n" in md
+
+
+def test_markdown_caps_long_lists():
+    rows = [run("bad", 0, i, "wrong", 1.0, verdict=f"oops {i}") for i in range(53)]
+    md = render(build_report(pd.DataFrame(rows)), "markdown")
+    wrong = md.split("## Wrong answers\n\n")[1]
+    assert wrong.count("| oops ") == 50
+    assert wrong.endswith("\n\n... and 3 more (the json report lists all)\n")
+    assert len(json.loads(render(build_report(pd.DataFrame(rows)), "json"))["wrong"]) == 53
+
+
+def test_unknown_format(ladder):
+    with pytest.raises(ValueError, match="unknown report format 'html'"):
+        render(build_report(ladder), "html")
+
+
+@pytest.mark.parametrize(("seconds", "text"), [
+    (1234.5, "1230"), (12.345, "12.3"), (1.5, "1.50"), (0.012345, "0.0123"), (9.996, "10.0"),
+    (0, "0"), (0.00001234, "1.23e-05"), (None, "-"), (float("nan"), "-"),
+])
+def test_fmt_time(seconds, text):
+    assert fmt_time(seconds) == text

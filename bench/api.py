@@ -157,6 +157,7 @@ class SolverSpec:
     prepare: Callable[[], Any] | None = None
     doc: str = ""
     module: str = ""
+    exports: dict[str, Callable[..., None]] = field(default_factory=dict)
 
     def defaults(self) -> dict[str, Any]:
         return {p.name: p.default for p in self.params}
@@ -174,7 +175,8 @@ class SolverSpec:
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "family": self.family, "paradigm": self.paradigm,
                 "backend": self.backend, "params": {p.name: p.default for p in self.params},
-                "param_specs": [p.to_json() for p in self.params], "doc": self.doc}
+                "param_specs": [p.to_json() for p in self.params], "doc": self.doc,
+                "exports": sorted(self.exports)}
 
 
 REGISTRY: dict[str, SolverSpec] = {}
@@ -196,14 +198,20 @@ def register(spec: SolverSpec) -> SolverSpec:
 def solver(name: str, *, family: str, paradigm: str, backend: str,
            params: list[Param] | tuple[Param, ...] = (),
            prepare: Callable[[], Any] | None = None,
+           exports: dict[str, Callable[..., None]] | None = None,
            ) -> Callable[[Callable[..., Outcome]], Callable[..., Outcome]]:
-    """Declare ``solve(instance, budget, seed, **params) -> Outcome`` as a solver."""
+    """Declare ``solve(instance, budget, seed, **params) -> Outcome`` as a solver.
+
+    ``exports`` maps a standard file format ("cnf", "dlx", "mps", "lp", ...) to
+    ``write(instance, path, **params)``, which writes the solver's model of the instance in that
+    format (``cliffbench export INSTANCE --to FORMAT FILE``).
+    """
 
     def wrap(solve: Callable[..., Outcome]) -> Callable[..., Outcome]:
         register(SolverSpec(name=name, family=family, paradigm=paradigm, backend=backend,
                             params=tuple(params), solve=solve, prepare=prepare,
                             doc=(solve.__doc__ or "").strip().split("\n")[0],
-                            module=solve.__module__))
+                            module=solve.__module__, exports=dict(exports or {})))
         return solve
 
     return wrap

@@ -198,6 +198,31 @@ def cmd_gen(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- export ---------------------------------------------------------------------------------------
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from bench.registry import load_solvers
+    from bench.specs import resolve_one
+
+    ref = resolve_one(args.instance, args.data_dir)
+    registry = load_solvers(args.plugin)
+    able = sorted(n for n, s in registry.items()
+                  if s.family == ref.family and args.to in s.exports)
+    if args.solver:
+        able = [n for n in able if n == args.solver]
+    if not able:
+        raise ParamError(f"--to {args.to}: no {ref.family} solver"
+                         f"{' named ' + repr(args.solver) if args.solver else ''} exports it")
+    if len(able) > 1:
+        raise ParamError(f"--to {args.to}: several solvers export it ({', '.join(able)}): "
+                         "choose one with --solver")
+    spec = registry[able[0]]
+    params = spec.resolve(_param_pairs(args.param))
+    spec.exports[args.to](ref.instance, Path(args.file), **params)
+    print(args.file)
+    return 0
+
+
 # -- the parser -----------------------------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
@@ -254,6 +279,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     common(p)
     p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser("export", help="write a solver's model in a standard format")
+    p.add_argument("instance")
+    p.add_argument("--to", required=True, help="cnf, dlx, mps, lp, ... (see list --json)")
+    p.add_argument("file")
+    p.add_argument("--solver", help="which solver's model, when several export the format")
+    p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE")
+    common(p)
+    p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("gen", help="write generated instances as files")
     p.add_argument("spec", help="family/generator:key=value,... (a..b and a|b expand)")

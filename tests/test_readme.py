@@ -33,3 +33,21 @@ def test_readme_documents_every_column_of_this_schema_version():
     assert f"Schema version {SCHEMA_VERSION}" in text
     for name in COLUMNS:
         assert f"| `{name}` |" in text, name
+
+
+def test_the_plugin_example_runs_as_documented(tmp_path):
+    import json
+
+    from helpers import cliffbench
+
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## Writing a solver (plugins)", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    assert len(code.strip().splitlines()) <= 12
+    plugin = tmp_path / "my_solver.py"
+    plugin.write_text(code)
+    proc = cliffbench("solve", "edgematch/planted:n=8,hints=5", "--solver", "hints-only",
+                      "--plugin", str(plugin), "--json", check=True)
+    out = json.loads(proc.stdout)
+    assert out["status"] == "unknown" and out["verified"] is True
+    assert len(out["solution"]["cells"]) == 5

@@ -1,0 +1,468 @@
+"""Edge matching as SAT (python-sat): placement variables, exactly-one, two ways to match edges.
+
+The model, in the order it is built:
+
+- **Placements.** One Boolean ``x[cell, piece, rot]`` per *frame-legal* orientation: grey
+  exactly on the cell's outer sides, so a corner cell keeps about one orientation of each corner
+  piece and nothing else. Rotations of a piece that show the same four colours (a piece like
+  ``(a, b, a, b)``) are kept once, since they are the same placement to every constraint.
+  A hint leaves its cell one placement (the pinned rotation, exactly), adds it as a unit clause,
+  and removes every other placement of the hinted piece.
+- **Exactly one placement per cell and per piece**: one at-least-one clause plus an at-most-one
+  constraint whose CNF encoding is the parameter ``amo`` (``pysat.card.EncType`` names).
+- **Matching** (parameter ``matching``), the two encodings the issue compares:
+  ``conflicts`` is seed 004's: a binary clause ``-x_a v -x_b`` for every pair of placements on
+  the two cells of an interior join that show different colours there. Simple and propagation
+  is direct, but the clause count grows with the square of the placements per cell.
+  ``seams`` is Heule's (2008): per interior join one Boolean per colour both of its cells can
+  show; a placement implies the colour of each of its seams (``-x v y[join, colour]``, or
+  ``-x`` when the other cell can never show that colour), and at most one colour holds per
+  seam (at least one is implied by the cell's placement). Linear in the placements.
+
+There is no symmetry breaking and no objective: the answer is ``solved``, ``infeasible`` or
+``unknown``. Piece indices are the instance's 0..P-1; rotations follow
+``instances.edgematch.model`` (after ``rot`` clockwise quarter turns side ``s`` shows listed edge
+``(s - rot) % 4``). Variables are numbered placements first (cell row-major, then piece, then
+rotation), then seam colours, then the auxiliary variables of the at-most-one encodings;
+``write_cnf`` states the same rule in its DIMACS header and lists the first two kinds.
+
+Time limits: pysat's solvers have no wall-clock limit of their own. The MiniSat family
+(glucose*, gluecard*, maple*, mergesat3, minicard, minisat*) is stopped by a ``threading.Timer``
+calling ``interrupt()`` during ``solve_limited(expect_interrupt=True)`` and then answers
+``unknown``. CaDiCaL (every version), Lingeling and Kissat cannot be interrupted through pysat:
+they run unlimited and the runner's watchdog kills the worker at the budget plus its grace
+(status ``timeout``, not ``unknown``). Two ways around that were measured and rejected, because
+they change the search they time: CaDiCaL resumed in conflict-budget slices (every call restarts
+its schedules) and a do-nothing IPASIR-UP propagator that adds the empty clause at the deadline
+took 2.3-7.5 times the conflicts (3-12 times the time) of one plain call on two planted 6x6
+boards with 3 frame + 6 inner colours.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pysat
+from pysat.card import CardEnc, EncType
+from pysat.solvers import Solver
+
+from bench.api import Budget, Outcome, Param, solver
+from instances.edgematch.model import GREY, Instance, Solution, rotated
+
+AMO_ENCODINGS = ("pairwise", "seqcounter", "ladder", "bitwise", "totalizer", "mtotalizer",
+                 "kmtotalizer", "cardnetwrk", "sortnetwrk")
+MATCHINGS = ("conflicts", "seams")
+# How each engine is held to the budget (see the module docstring).
+INTERRUPTIBLE = ("glucose3", "glucose4", "glucose42", "gluecard3", "gluecard4", "maplechrono",
+                 "maplecm", "maplesat", "mergesat3", "minicard", "minisat22", "minisatep")
+UNLIMITED = ("cadical103", "cadical153", "cadical195", "cadical300", "lingeling", "kissat404")
+ENGINES = UNLIMITED + INTERRUPTIBLE
+# Defaults, measured on planted 6x6-8x8 boards (5 frame + 17 inner colours): seams encode about
+# 15 times faster than conflicts and solve faster; seqcounter was the fastest at-most-one.
+DEFAULT_AMO, DEFAULT_MATCHING, DEFAULT_ENGINE = "seqcounter", "seams", "cadical195"
+# Engines whose ``configure`` takes CaDiCaL's ``seed`` option; the others are deterministic.
+SEEDED = ("cadical153", "cadical195", "cadical300")
+
+# Kept off the budget for reading the model back, so the solver stops before the watchdog.
+MARGIN_S = 0.05
+
+Placement = tuple[int, int, tuple[int, ...]]  # (piece, rot, colours shown on N, E, S, W)
+
+
+# --- geometry ---------------------------------------------------------------------------------
+
+
+def frame_sides(rows: int, cols: int, cell: int) -> tuple[bool, bool, bool, bool]:
+    """Which of the cell's sides N, E, S, W lie on the frame (and must show grey)."""
+    r, c = divmod(cell, cols)
+    return (r == 0, c == cols - 1, r == rows - 1, c == 0)
+
+
+def interior_joins(rows: int, cols: int) -> list[tuple[int, int, int, int]]:
+    """Every interior join as (cell, its side, neighbour, the neighbour's facing side):
+    horizontal neighbours first (row-major), then vertical ones; the index is the join number
+    the DIMACS header uses."""
+    across = [(r * cols + c, 1, r * cols + c + 1, 3)
+              for r in range(rows) for c in range(cols - 1)]
+    down = [(r * cols + c, 2, (r + 1) * cols + c, 0)
+            for r in range(rows - 1) for c in range(cols)]
+    return across + down
+
+
+def fits_frame(shown: tuple[int, ...], frame: tuple[bool, ...]) -> bool:
+    """Grey exactly on the outer sides: the placement is frame-legal."""
+    return all((shown[s] == GREY) == frame[s] for s in range(4))
+
+
+def distinct_orientations(edges: tuple[int, int, int, int]) -> list[tuple[int, tuple[int, ...]]]:
+    """(rot, colours shown) per rotation that looks different from the earlier ones: a
+    symmetric piece's repeats would only be interchangeable copies of one placement."""
+    seen: dict[tuple[int, ...], int] = {}
+    for rot in range(4):
+        seen.setdefault(rotated(edges, rot), rot)
+    return [(rot, shown) for shown, rot in seen.items()]
+
+
+def frame_legal(instance: Instance, frame: tuple[bool, ...]) -> list[Placement]:
+    """The distinct frame-legal orientations of every piece for a cell with this frame."""
+    return [(p, rot, shown) for p, edges in enumerate(instance.pieces)
+            for rot, shown in distinct_orientations(edges) if fits_frame(shown, frame)]
+
+
+def pinned(instance: Instance) -> dict[int, list[tuple[int, int]]]:
+    """Hinted (piece, rot) per cell. A hint off the board is bad input; two different hints on
+    one cell are kept both, and the model then proves the board infeasible."""
+    pins: dict[int, list[tuple[int, int]]] = {}
+    for h in instance.hints:
+        if not (0 <= h.row < instance.rows and 0 <= h.col < instance.cols
+                and 0 <= h.piece < len(instance.pieces) and 0 <= h.rot < 4):
+            raise ValueError(f"hint {h} does not fit a {instance.rows}x{instance.cols} board "
+                             f"of {len(instance.pieces)} pieces")
+        pins.setdefault(h.row * instance.cols + h.col, []).append((h.piece, h.rot))
+    return pins
+
+
+def cell_placements(instance: Instance) -> list[list[Placement]]:
+    """Per cell, the placements that get a variable: the frame-legal ones of the unhinted
+    pieces, or on a hinted cell only its pinned placement (its exact rotation, even a
+    symmetric repeat, since the checker wants that rotation). A pinned placement that is not
+    frame-legal leaves its cell empty-handed, which makes the model infeasible."""
+    pins = pinned(instance)
+    hinted = {piece for pairs in pins.values() for piece, _ in pairs}
+    by_frame: dict[tuple[bool, ...], list[Placement]] = {}
+    out = []
+    for cell in range(instance.ncells):
+        frame = frame_sides(instance.rows, instance.cols, cell)
+        if cell in pins:
+            shown = [(p, r, rotated(instance.pieces[p], r)) for p, r in pins[cell]]
+            out.append([pl for pl in shown if fits_frame(pl[2], frame)])
+            continue
+        if frame not in by_frame:
+            by_frame[frame] = frame_legal(instance, frame)
+        out.append([pl for pl in by_frame[frame] if pl[0] not in hinted])
+    return out
+
+
+# --- the clause store -------------------------------------------------------------------------
+
+
+@dataclass
+class Cnf:
+    """Clauses in blocks, counted as they come. All-binary blocks (conflicts, pairwise
+    at-most-one, seam links: the bulk) are int32 arrays of shape (k, 2), some 15 times smaller
+    than Python lists: a 10x10 conflict model (5 M clauses) takes 40 MB until it is loaded."""
+
+    nvars: int = 0
+    nclauses: int = 0
+    blocks: list[np.ndarray | list[list[int]]] = field(default_factory=list)
+
+    def new_vars(self, count: int) -> int:
+        """Reserve ``count`` fresh variables; returns the first."""
+        first = self.nvars + 1
+        self.nvars += count
+        return first
+
+    def add(self, clauses: list[list[int]]) -> None:
+        if not clauses:
+            return
+        if all(len(c) == 2 for c in clauses):
+            self.add_pairs(np.asarray(clauses, dtype=np.int32))
+        else:
+            self.blocks.append(clauses)
+            self.nclauses += len(clauses)
+
+    def add_pairs(self, pairs: np.ndarray) -> None:
+        if len(pairs):
+            self.blocks.append(pairs.astype(np.int32, copy=False))
+            self.nclauses += len(pairs)
+
+    def chunks(self) -> Iterator[list[list[int]]]:
+        """The clauses block by block as lists of lists (what pysat and DIMACS want)."""
+        for block in self.blocks:
+            yield block.tolist() if isinstance(block, np.ndarray) else block
+
+
+# --- the model --------------------------------------------------------------------------------
+
+
+@dataclass
+class CellVars:
+    """One cell's placement variables and the colours each shows (rows N, E, S, W)."""
+
+    vars: np.ndarray
+    shown: np.ndarray
+
+
+@dataclass
+class Encoding:
+    """The CNF and the table a model is decoded with: placement ``var`` is ``placements[var -
+    1]`` = (cell, piece, rot); seams lists (var, join, colour)."""
+
+    cnf: Cnf
+    placements: list[tuple[int, int, int]]
+    seams: list[tuple[int, int, int]]
+    amo: str
+    matching: str
+
+
+def at_most_one(cnf: Cnf, lits: list[int], amo: str) -> None:
+    """At most one of ``lits`` true, in the chosen pysat.card encoding."""
+    if len(lits) < 2:
+        return
+    enc = CardEnc.atmost(lits, 1, top_id=cnf.nvars, encoding=getattr(EncType, amo))
+    cnf.nvars = max(cnf.nvars, enc.nv)
+    cnf.add(enc.clauses)
+
+
+def exactly_one(cnf: Cnf, lits: list[int], amo: str) -> None:
+    """One at-least-one clause (empty when nothing fits: the board is infeasible) + AMO."""
+    cnf.add([list(lits)])
+    at_most_one(cnf, lits, amo)
+
+
+def number_placements(cnf: Cnf, legal: list[list[Placement]]
+                      ) -> tuple[list[CellVars], list[tuple[int, int, int]]]:
+    """Variables 1..X for the placements, cell by cell, in piece then rotation order."""
+    cells, table = [], []
+    for cell, options in enumerate(legal):
+        first = cnf.new_vars(len(options))
+        cells.append(CellVars(np.arange(first, first + len(options), dtype=np.int32),
+                              np.asarray([s for _, _, s in options], dtype=np.int32)
+                              .reshape(len(options), 4)))
+        table.extend((cell, p, r) for p, r, _ in options)
+    return cells, table
+
+
+def one_per_cell_and_piece(cnf: Cnf, cells: list[CellVars], table: list[tuple[int, int, int]],
+                           npieces: int, amo: str) -> None:
+    """Exactly one placement per cell and exactly one per piece (P = cells)."""
+    for cv in cells:
+        exactly_one(cnf, cv.vars.tolist(), amo)
+    by_piece: list[list[int]] = [[] for _ in range(npieces)]
+    for var, (_, piece, _) in enumerate(table, start=1):
+        by_piece[piece].append(var)
+    for lits in by_piece:
+        exactly_one(cnf, lits, amo)
+
+
+def hint_units(cnf: Cnf, instance: Instance, table: list[tuple[int, int, int]]) -> None:
+    """A unit clause per kept hint (a hint that is not frame-legal has no variable; its cell's
+    empty at-least-one clause already says so)."""
+    var_of = {placement: var for var, placement in enumerate(table, start=1)}
+    for h in instance.hints:
+        var = var_of.get((h.row * instance.cols + h.col, h.piece, h.rot))
+        if var is not None:
+            cnf.add([[var]])
+
+
+def match_by_conflicts(cnf: Cnf, cells: list[CellVars],
+                       joins: list[tuple[int, int, int, int]]) -> None:
+    """Seed 004: ``-x_a v -x_b`` for each pair across a join showing different colours."""
+    for a, side_a, b, side_b in joins:
+        ca, cb = cells[a].shown[:, side_a], cells[b].shown[:, side_b]
+        i, j = np.nonzero(ca[:, None] != cb[None, :])
+        cnf.add_pairs(np.stack([-cells[a].vars[i], -cells[b].vars[j]], axis=1))
+
+
+def seam_links(cnf: Cnf, cv: CellVars, side: int, domain: np.ndarray, first: int) -> None:
+    """``-x v y[colour]`` for each placement of the cell; ``-x`` when the colour it shows is
+    outside the seam's domain (the other cell never shows it)."""
+    colours = cv.shown[:, side]
+    at = np.searchsorted(domain, colours).clip(0, max(len(domain) - 1, 0))
+    known = domain[at] == colours if len(domain) else np.zeros(len(colours), dtype=bool)
+    cnf.add_pairs(np.stack([-cv.vars[known], first + at[known]], axis=1))
+    cnf.add([[-int(v)] for v in cv.vars[~known]])
+
+
+def match_by_seams(cnf: Cnf, cells: list[CellVars], joins: list[tuple[int, int, int, int]],
+                   amo: str) -> list[tuple[int, int, int]]:
+    """Heule 2008: per join one variable per colour both cells can show, implied by the
+    placements, at most one per join. Returns the seam table (var, join, colour)."""
+    seams = []
+    for join, (a, side_a, b, side_b) in enumerate(joins):
+        domain = np.intersect1d(cells[a].shown[:, side_a], cells[b].shown[:, side_b])
+        first = cnf.new_vars(len(domain))
+        seams.extend((first + k, join, int(c)) for k, c in enumerate(domain))
+        seam_links(cnf, cells[a], side_a, domain, first)
+        seam_links(cnf, cells[b], side_b, domain, first)
+        at_most_one(cnf, list(range(first, first + len(domain))), amo)
+    return seams
+
+
+def encode(instance: Instance, amo: str = DEFAULT_AMO,
+           matching: str = DEFAULT_MATCHING) -> Encoding:
+    """The CNF of ``instance``; see the module docstring for its shape."""
+    if len(instance.pieces) != instance.ncells:
+        raise ValueError(f"the SAT model places every piece once: {len(instance.pieces)} pieces "
+                         f"for {instance.ncells} cells")
+    if amo not in AMO_ENCODINGS or matching not in MATCHINGS:
+        raise ValueError(f"amo {amo!r} / matching {matching!r}: expected one of "
+                         f"{AMO_ENCODINGS} / {MATCHINGS}")
+    cnf = Cnf()
+    cells, table = number_placements(cnf, cell_placements(instance))
+    one_per_cell_and_piece(cnf, cells, table, len(instance.pieces), amo)
+    hint_units(cnf, instance, table)
+    joins = interior_joins(instance.rows, instance.cols)
+    seams: list[tuple[int, int, int]] = []
+    if matching == "conflicts":
+        match_by_conflicts(cnf, cells, joins)
+    else:
+        seams = match_by_seams(cnf, cells, joins, amo)
+    return Encoding(cnf, table, seams, amo, matching)
+
+
+def decode(instance: Instance, enc: Encoding, model: list[int]) -> Solution:
+    """The board from a model: the true placement of every cell."""
+    cells: list[tuple[int, int] | None] = [None] * instance.ncells
+    for var, (cell, piece, rot) in enumerate(enc.placements, start=1):
+        if model[var - 1] > 0:
+            cells[cell] = (piece, rot)
+    return Solution(instance.rows, instance.cols, tuple(cells))
+
+
+# --- DIMACS -----------------------------------------------------------------------------------
+
+
+def dimacs_header(instance: Instance, enc: Encoding) -> list[str]:
+    """Comment lines naming the instance and the variable mapping, then the problem line."""
+    x, s = len(enc.placements), len(enc.seams)
+    lines = [
+        "cliffbench edgematch SAT model (encoders/edgematch_sat.py, solver 'sat')",
+        f"instance {instance.instance_id} {' '.join(instance.name.split()) or '-'}: "
+        f"{instance.rows}x"
+        f"{instance.cols}, {len(instance.pieces)} pieces, {len(instance.hints)} hints",
+        f"amo={enc.amo} matching={enc.matching}",
+        f"variables 1..{x}: placements x[cell, piece, rot], numbered by cell (row-major, "
+        "0-based), then piece index (0-based), then rot (clockwise quarter turns; side s shows "
+        "listed edge (s - rot) % 4); only frame-legal orientations, a symmetric piece's "
+        "repeated looks once; listed as 'x VAR CELL PIECE ROT'",
+        f"variables {x + 1}..{x + s}: seam colours y[join, colour], listed as 'y VAR JOIN "
+        "COLOUR'; joins numbered horizontal ((r,c)-(r,c+1), row-major) first, then vertical "
+        "((r,c)-(r+1,c), row-major)" if s else "no seam variables",
+        f"variables {x + s + 1}..{enc.cnf.nvars}: auxiliary variables of the at-most-one "
+        "encodings",
+    ]
+    lines += [f"x {v} {cell} {p} {r}" for v, (cell, p, r) in enumerate(enc.placements, start=1)]
+    lines += [f"y {v} {join} {colour}" for v, join, colour in enc.seams]
+    return [f"c {line}" for line in lines] + [f"p cnf {enc.cnf.nvars} {enc.cnf.nclauses}"]
+
+
+def write_dimacs(instance: Instance, enc: Encoding, path: Path) -> None:
+    with open(path, "w", encoding="ascii", errors="replace") as out:
+        out.write("\n".join(dimacs_header(instance, enc)) + "\n")
+        for chunk in enc.cnf.chunks():
+            out.writelines(" ".join([*map(str, clause), "0"]) + "\n" for clause in chunk)
+
+
+def write_cnf(instance: Instance, path: Path | str, amo: str = DEFAULT_AMO,
+              matching: str = DEFAULT_MATCHING, **_solver_only: Any) -> None:
+    """``cliffbench export INSTANCE --to cnf FILE``: the model as DIMACS CNF (the solver's other
+    parameters, like ``engine``, do not change the CNF and are ignored)."""
+    write_dimacs(instance, encode(instance, amo, matching), Path(path))
+
+
+# --- solving ----------------------------------------------------------------------------------
+
+
+def make_engine(engine: str, cnf: Cnf, seed: int) -> Any:
+    """A pysat solver holding the clauses; CaDiCaL gets the run's seed."""
+    sat = Solver(name=engine)
+    if engine in SEEDED:
+        sat.configure({"seed": int(seed) % (2**31)})
+    for chunk in cnf.chunks():
+        sat.append_formula(chunk)
+    return sat
+
+
+def solve_interruptible(sat: Any, seconds: float) -> bool | None:
+    """MiniSat family: a timer interrupts the search (the call releases the GIL)."""
+    timer = threading.Timer(seconds, sat.interrupt)
+    timer.daemon = True
+    timer.start()
+    try:
+        return sat.solve_limited(expect_interrupt=True)
+    finally:
+        timer.cancel()
+
+
+def run_engine(sat: Any, engine: str, seconds: float) -> bool | None:
+    """Solve within ``seconds`` where the engine can be stopped; None when it was."""
+    if engine in INTERRUPTIBLE:
+        return solve_interruptible(sat, seconds)
+    return sat.solve()  # CaDiCaL, Lingeling, Kissat: the runner's kill is the limit
+
+
+def engine_stats(sat: Any) -> dict[str, float]:
+    """Conflicts, decisions, restarts, propagations (Kissat exposes none through pysat)."""
+    try:
+        return {k: float(v) for k, v in sat.accum_stats().items()}
+    except NotImplementedError:
+        return {}
+
+
+def prepare() -> None:
+    """Load the default engine's library and run the encoder once on a 2x2 board."""
+    tiny = Instance(rows=2, cols=2, colors=1, pieces=((0, 1, 1, 0),) * 4)
+    sat = make_engine(DEFAULT_ENGINE, encode(tiny).cnf, 0)
+    sat.solve()
+    sat.delete()
+
+
+PARAMS = [
+    Param("amo", DEFAULT_AMO, "at-most-one encoding (pysat.card.EncType) of the one-per-cell, "
+          "one-per-piece and one-colour-per-seam constraints", choices=AMO_ENCODINGS),
+    Param("matching", DEFAULT_MATCHING, "edge matching: 'conflicts' (binary clauses between "
+          "mismatched neighbouring placements, seed 004) or 'seams' (a colour variable per "
+          "join and colour, Heule 2008)", choices=MATCHINGS),
+    Param("engine", DEFAULT_ENGINE, "pysat SAT solver; only the MiniSat family (glucose*, "
+          "maple*, minisat22, ...) stops inside the budget, CaDiCaL, lingeling and kissat404 "
+          "are killed by the runner", choices=ENGINES),
+]
+
+
+def model_counters(enc: Encoding) -> dict[str, float]:
+    """The model's size, also kept as counters (variables, clauses, placements, seam vars)."""
+    return {"variables": enc.cnf.nvars, "clauses": enc.cnf.nclauses,
+            "placements": len(enc.placements), "seam_vars": len(enc.seams)}
+
+
+def read_answer(out: Outcome, answer: bool | None, instance: Instance, enc: Encoding,
+                sat: Any) -> None:
+    """Status, board and the engine's work counters into ``out``."""
+    out.status = {True: "solved", False: "infeasible", None: "unknown"}[answer]
+    if answer:
+        out.solution = decode(instance, enc, sat.get_model())
+    stats = engine_stats(sat)
+    out.counters.update(stats)
+    if "decisions" in stats:
+        out.counters["nodes"] = stats["decisions"]  # as CP-SAT's branches: the search's choices
+
+
+@solver("sat", family="edgematch", paradigm="sat", backend=f"pysat-{pysat.__version__}",
+        params=PARAMS, prepare=prepare, exports={"cnf": write_cnf})
+def solve(instance: Instance, budget: Budget, seed: int, amo: str = DEFAULT_AMO,
+          matching: str = DEFAULT_MATCHING, engine: str = DEFAULT_ENGINE) -> Outcome:
+    """SAT: frame-legal placement variables, exactly-one, conflict or seam matching."""
+    start = time.perf_counter()
+    enc = encode(instance, amo, matching)
+    sat = make_engine(engine, enc.cnf, seed or 0)
+    try:
+        out = Outcome("unknown", counters=model_counters(enc), model_vars=enc.cnf.nvars,
+                      model_constraints=enc.cnf.nclauses, t_solve=0.0)
+        enc.cnf.blocks.clear()  # the solver holds the clauses now
+        out.t_encode = time.perf_counter() - start
+        limit = budget.remaining() - min(MARGIN_S, 0.05 * budget.wall_s)
+        if limit > 0:
+            start = time.perf_counter()
+            answer = run_engine(sat, engine, limit)
+            out.t_solve = time.perf_counter() - start
+            read_answer(out, answer, instance, enc, sat)
+        return out
+    finally:
+        sat.delete()

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import re
 
-from helpers import ROOT
-
 from bench.schema import COLUMNS, SCHEMA_VERSION
+
+from helpers import ROOT, cliffbench
 
 
 def quick_start() -> list[str]:
@@ -36,10 +37,6 @@ def test_readme_documents_every_column_of_this_schema_version():
 
 
 def test_the_plugin_example_runs_as_documented(tmp_path):
-    import json
-
-    from helpers import cliffbench
-
     text = (ROOT / "README.md").read_text()
     section = text.split("## Writing a solver (plugins)", 1)[1]
     code = re.search(r"```python\n(.*?)```", section, re.S).group(1)

@@ -76,15 +76,9 @@ def judge(task: Task, result: dict[str, Any]) -> dict[str, Any]:
     if claimed in ("solved", "optimal"):
         if verdict is None:
             return {**out, "status": "wrong", "verdict": f"claimed {claimed} without a solution"}
-        if not verdict.solved:
-            return {**out, "status": "wrong",
-                    "verdict": f"checker rejected the claimed solution: {verdict.reason}"}
-        known = generated.known_optimum
-        objective = result.get("objective")
-        if known is not None and objective is not None and claimed == "optimal" \
-                and abs(objective - known) > 1e-9:
-            return {**out, "status": "wrong",
-                    "verdict": f"claimed optimum {objective} but the known optimum is {known}"}
+        problem = claim_problem(claimed, verdict, generated, result.get("objective"))
+        if problem:
+            return {**out, "status": "wrong", "verdict": problem}
     elif claimed == "infeasible":
         if generated.feasible:
             return {**out, "status": "wrong",
@@ -97,3 +91,25 @@ def judge(task: Task, result: dict[str, Any]) -> dict[str, Any]:
             out["status"] = "solved"
             out["verdict"] = "solved (the solver claimed unknown)"
     return out
+
+
+def claim_problem(claimed: str, verdict: Any, generated: Any, objective: float | None) -> str:
+    """Why a ``solved``/``optimal`` claim is wrong, or "" when the checker bears it out.
+
+    ``solved`` needs the checker's ``solved``. ``optimal`` needs it too, except in score mode on
+    an instance not known to be feasible: there a legal board whose score the solver proved best
+    (an unsolvable board's best partial match) is an honest optimum. Either way an objective
+    must agree with the checker's score and with a known optimum.
+    """
+    score_mode_optimum = (claimed == "optimal" and verdict.legal and verdict.score is not None
+                          and not generated.feasible)
+    if not verdict.solved and not score_mode_optimum:
+        return f"checker rejected the claimed solution: {verdict.reason or 'not solved'}"
+    if objective is not None and verdict.score is not None \
+            and abs(objective - verdict.score) > 1e-9:
+        return f"claimed objective {objective:g} but the checker scores {verdict.score}"
+    known = generated.known_optimum
+    if claimed == "optimal" and known is not None and objective is not None \
+            and abs(objective - known) > 1e-9:
+        return f"claimed optimum {objective:g} but the known optimum is {known:g}"
+    return ""

@@ -197,6 +197,8 @@ def _ladder(entry: dict[str, Any], i: int, path: Path, data_dir: str | Path | No
         values, seeds = entry.get("values"), entry.get("seeds", [1])
         if not vary or not isinstance(values, list) or not values:
             raise SuiteError(f"{path}: {where}: a generator ladder needs 'vary' and 'values'")
+        if vary == "seed":
+            raise SuiteError(f"{path}: {where}: seeds are not a rung: list them in 'seeds'")
         params = dict(entry.get("params", {}))
         rungs = []
         for index, value in enumerate(values):

@@ -29,22 +29,13 @@ def _param_pairs(items: list[str]) -> dict[str, str]:
 
 
 def _clean(value: Any) -> Any:
+    """JSON has no NaN: non-finite floats become null, in nested values too."""
     if isinstance(value, float) and not math.isfinite(value):
         return None
     if isinstance(value, dict):
         return {k: _clean(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_clean(v) for v in value]
-    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
-        return _clean(value.item())
-    if value is not None and not isinstance(value, (str, int, float, bool)):
-        try:
-            import pandas as pd
-
-            if pd.isna(value):
-                return None
-        except (TypeError, ValueError):
-            pass
     return value
 
 
@@ -148,7 +139,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     else:
         score = f"{out['score']}/{out['max_score']}" if out["score"] is not None else "-"
         t_wall = f"{out['t_wall']:.3f} s" if out["t_wall"] is not None else "-"
-        print(f"status   {out['status']}  (claimed {out['claimed']})")
+        print(f"status   {out['status']}  (claimed {out['claimed'] or '-'})")
         print(f"verdict  {out['verdict'] or out['message'] or '-'}")
         print(f"score    {score}   time {t_wall}")
         if counters:

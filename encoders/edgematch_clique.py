@@ -61,18 +61,22 @@ edge ``(s - rot) % 4``).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import version
 
 import numpy as np
 
 from bench.api import Budget, Outcome, Param, solver
-from instances.edgematch.model import GREY, Instance, Solution, rotated
+from encoders.edgematch_placements import (
+    Placement,
+    cell_placements,
+    interior_joins,
+    symmetry_pin,
+)
+from instances.edgematch.model import Instance, Solution
 
 SEARCHES = ("first", "largest")
 SYMMETRY = ("hints", "none")
-Allowed = Callable[[int, int, int], bool]
 
 
 @dataclass(frozen=True)
@@ -101,86 +105,26 @@ class Placements:
 # --- vertices ---------------------------------------------------------------------------------
 
 
-def frame_sides(rows: int, cols: int, cell: int) -> tuple[bool, bool, bool, bool]:
-    """Which of the cell's sides N, E, S, W lie on the frame (and must show grey)."""
-    r, c = divmod(cell, cols)
-    return (r == 0, c == cols - 1, r == rows - 1, c == 0)
-
-
-def check_hints(instance: Instance) -> None:
-    """A hint off the board, naming no piece or with a bad rotation is bad input."""
-    for h in instance.hints:
-        if not (0 <= h.row < instance.rows and 0 <= h.col < instance.cols
-                and 0 <= h.piece < len(instance.pieces) and 0 <= h.rot < 4):
-            raise ValueError(f"hint {h} does not fit a {instance.rows}x{instance.cols} board "
-                             f"of {len(instance.pieces)} pieces")
-
-
-def _allowed(instance: Instance) -> Allowed:
-    """A test of (cell, piece, rot) against the hints: a hinted cell takes only its hint's
-    placement (at the hint's own rotation, which the checker wants even for a symmetric
-    piece), a hinted piece goes only where (and as) a hint puts it."""
-    by_cell: dict[int, set[tuple[int, int]]] = {}
-    by_piece: dict[int, set[tuple[int, int]]] = {}
-    for h in instance.hints:
-        cell = h.row * instance.cols + h.col
-        by_cell.setdefault(cell, set()).add((h.piece, h.rot))
-        by_piece.setdefault(h.piece, set()).add((cell, h.rot))
-
-    def allowed(cell: int, piece: int, rot: int) -> bool:
-        return ((cell not in by_cell or (piece, rot) in by_cell[cell])
-                and (piece not in by_piece or (cell, rot) in by_piece[piece]))
-
-    return allowed
-
-
-def _fits(shown: tuple[int, ...], frame: tuple[bool, ...]) -> bool:
-    return all((shown[s] == GREY) == frame[s] for s in range(4))
-
-
-def cell_placements(instance: Instance, cell: int, allowed: Allowed,
-                    hinted: bool) -> list[tuple[int, int, tuple[int, ...]]]:
-    """(piece, rot, shown) of every vertex of ``cell``: frame-legal, allowed by the hints, and
-    for an unhinted cell one rotation per distinct colouring of a piece (the lowest)."""
-    frame = frame_sides(instance.rows, instance.cols, cell)
-    out = []
-    for piece, edges in enumerate(instance.pieces):
-        seen: set[tuple[int, ...]] = set()
-        for rot in range(4):
-            shown = rotated(edges, rot)
-            if (hinted or shown not in seen) and _fits(shown, frame) \
-                    and allowed(cell, piece, rot):
-                seen.add(shown)
-                out.append((piece, rot, shown))
-    return out
-
-
-def _symmetry_filter(instance: Instance, per_cell: list[list]) -> None:
+def pin_symmetry(instance: Instance, per_cell: list[list[Placement]]) -> None:
     """On a board without hints, keep the lowest top-left corner piece at the top-left corner
     only (square: a quarter turn brings any corner there) or out of the bottom corners
-    (rectangle: a half turn swaps top and bottom). Each class of turned boards keeps one."""
-    rows, cols = instance.rows, instance.cols
-    if instance.hints or rows < 2 or cols < 2 or not per_cell[0]:
+    (rectangle: a half turn swaps top and bottom). Each class of turned boards keeps one
+    (``edgematch_placements.symmetry_pin``)."""
+    pin = symmetry_pin(instance, per_cell)
+    if pin is None:
         return
-    first = min(p for p, _, _ in per_cell[0])
-    if rows == cols:
-        per_cell[0] = [v for v in per_cell[0] if v[0] == first]
-        others = range(1, rows * cols)
-    else:
-        others = ((rows - 1) * cols, rows * cols - 1)
-    for cell in others:
-        per_cell[cell] = [v for v in per_cell[cell] if v[0] != first]
+    if pin.home is not None:
+        per_cell[pin.home] = [v for v in per_cell[pin.home] if v[0] == pin.piece]
+    for cell in pin.barred:
+        per_cell[cell] = [v for v in per_cell[cell] if v[0] != pin.piece]
 
 
 def placements(instance: Instance, symmetry: str = "hints") -> Placements:
-    """Every vertex of the graph (see the module docstring), grouped by cell."""
-    check_hints(instance)
-    allowed = _allowed(instance)
-    hinted = {h.row * instance.cols + h.col for h in instance.hints}
-    per_cell = [cell_placements(instance, cell, allowed, cell in hinted)
-                for cell in range(instance.ncells)]
+    """Every vertex of the graph (see the module docstring), grouped by cell: the placements of
+    ``edgematch_placements.cell_placements``, less those the symmetry pin removes."""
+    per_cell = cell_placements(instance)
     if symmetry == "hints":
-        _symmetry_filter(instance, per_cell)
+        pin_symmetry(instance, per_cell)
     sizes = [len(vs) for vs in per_cell]
     flat = [(cell, p, r, *shown) for cell, vs in enumerate(per_cell) for p, r, shown in vs]
     table = np.asarray(flat, dtype=np.int32).reshape(len(flat), 7)
@@ -191,15 +135,6 @@ def placements(instance: Instance, symmetry: str = "hints") -> Placements:
 # --- edges ------------------------------------------------------------------------------------
 
 
-def shared_side(cols: int, a: int, b: int) -> int | None:
-    """The side of cell ``a`` that faces cell ``b`` (a < b): E or S for a neighbour, else None."""
-    if b == a + 1 and b % cols != 0:
-        return 1
-    if b == a + cols:
-        return 2
-    return None
-
-
 def compatible(pl: Placements, a: int, b: int, side: int | None) -> np.ndarray:
     """The block of edges between cells a and b: different pieces, and if b is a's neighbour on
     ``side`` (E or S), the colour a shows there equals the one b shows on the opposite side."""
@@ -208,17 +143,6 @@ def compatible(pl: Placements, a: int, b: int, side: int | None) -> np.ndarray:
     if side is not None:
         ok &= pl.shown[sa, side, None] == pl.shown[None, sb, (side + 2) % 4]
     return ok
-
-
-def neighbour_pairs(rows: int, cols: int) -> list[tuple[int, int, int]]:
-    """(a, b, side of a facing b) of every interior join, a < b."""
-    out = []
-    for a in range(rows * cols):
-        if (a + 1) % cols != 0:
-            out.append((a, a + 1, 1))
-        if a + cols < rows * cols:
-            out.append((a, a + cols, 2))
-    return out
 
 
 def count_edges(instance: Instance, pl: Placements) -> int:
@@ -233,7 +157,7 @@ def count_edges(instance: Instance, pl: Placements) -> int:
     all_pairs = (int(sizes.sum()) ** 2 - int((sizes ** 2).sum())) // 2
     same_piece = (int((per_piece ** 2).sum()) - int((counts ** 2).sum())) // 2
     total = all_pairs - same_piece
-    for a, b, side in neighbour_pairs(instance.rows, instance.cols):
+    for a, side, b, _ in interior_joins(instance.rows, instance.cols):
         blind = int(sizes[a] * sizes[b] - counts[a] @ counts[b])
         total += int(compatible(pl, a, b, side).sum()) - blind
     return total
@@ -242,10 +166,10 @@ def count_edges(instance: Instance, pl: Placements) -> int:
 def adjacency(instance: Instance, pl: Placements) -> np.ndarray:
     """The upper-triangular boolean adjacency matrix, one vectorised block per cell pair."""
     matrix = np.zeros((pl.count, pl.count), dtype=bool)
-    cols = instance.cols
+    facing = {(a, b): side for a, side, b, _ in interior_joins(instance.rows, instance.cols)}
     for a in range(instance.ncells):
         for b in range(a + 1, instance.ncells):
-            matrix[pl.block(a), pl.block(b)] = compatible(pl, a, b, shared_side(cols, a, b))
+            matrix[pl.block(a), pl.block(b)] = compatible(pl, a, b, facing.get((a, b)))
     return matrix
 
 

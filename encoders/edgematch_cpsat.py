@@ -18,7 +18,8 @@ tables to per-side colour variables, posed as a decision question". This module 
 There is no objective: a partial board is never returned, so the answer is ``solved`` or
 ``infeasible`` (or ``unknown`` when the budget ran out). Piece indices are the instance's
 internal 0..P-1; rotations follow ``instances.edgematch.model`` (after ``rot`` clockwise quarter
-turns side ``s`` shows listed edge ``(s - rot) % 4``).
+turns side ``s`` shows listed edge ``(s - rot) % 4``); cells, sides and joins are numbered as in
+``encoders.edgematch_placements``.
 """
 
 from __future__ import annotations
@@ -30,7 +31,17 @@ from typing import Any
 import ortools
 
 from bench.api import Budget, Outcome, Param, solver
-from instances.edgematch.model import GREY, Instance, Solution, rotated
+from encoders.edgematch_placements import (
+    Frame,
+    check_hints,
+    fits_frame,
+    frame_sides,  # noqa: F401  (re-exported, as the tests reach it)
+    join_of,
+    open_sides,
+    per_frame_pattern,
+    symmetry_pin,
+)
+from instances.edgematch.model import Instance, Solution, rotated
 
 # Kept off the budget for reading the response back, so the solver stops before the watchdog.
 MARGIN_S = 0.05
@@ -48,55 +59,33 @@ class Encoding:
     stats: dict[str, int] = field(default_factory=dict)
 
 
-# --- geometry ---------------------------------------------------------------------------------
+# --- orientations -----------------------------------------------------------------------------
 
 
-def frame_sides(rows: int, cols: int, cell: int) -> tuple[bool, bool, bool, bool]:
-    """Which of the cell's sides N, E, S, W lie on the frame (and must show grey)."""
-    r, c = divmod(cell, cols)
-    return (r == 0, c == cols - 1, r == rows - 1, c == 0)
-
-
-def join_of(rows: int, cols: int, cell: int, side: int) -> int | None:
-    """The interior join on ``side`` of ``cell``, numbered horizontal joins first; None on the
-    frame. Both cells of a join get the same number, which is what makes the variable shared."""
-    r, c = divmod(cell, cols)
-    horizontal = rows * (cols - 1)
-    if side == 0:
-        return None if r == 0 else horizontal + (r - 1) * cols + c
-    if side == 1:
-        return None if c == cols - 1 else r * (cols - 1) + c
-    if side == 2:
-        return None if r == rows - 1 else horizontal + r * cols + c
-    return None if c == 0 else r * (cols - 1) + c - 1
-
-
-def fitting(instance: Instance, frame: tuple[bool, ...]) -> list[tuple[int, int, tuple[int, ...]]]:
+def fitting(instance: Instance, frame: Frame) -> list[tuple[int, int, tuple[int, ...]]]:
     """(piece, rot, colours on the non-frame sides) of every orientation that fits a cell with
     this frame pattern: grey exactly on its outer sides. A corner cell keeps about one
     orientation of each corner piece and none of the others, which is most of the pruning of
-    this model. Listed in piece, then rotation order."""
+    this model. Listed in piece, then rotation order.
+
+    Unlike ``edgematch_placements.cell_placements``, every rotation is kept, a symmetric
+    piece's repeats included: here the rotation is a variable, which a hint fixes and the
+    answer is read from, so a rotation missing from the table would be forbidden (a hint at a
+    repeated rotation would make the board infeasible)."""
     out = []
     for p, edges in enumerate(instance.pieces):
         for rot in range(4):
             shown = rotated(edges, rot)
-            if all((shown[s] == GREY) == frame[s] for s in range(4)):
+            if fits_frame(shown, frame):
                 out.append((p, rot, tuple(shown[s] for s in range(4) if not frame[s])))
     return out
 
 
 def all_orientations(instance: Instance) -> list[list[tuple[int, int, tuple[int, ...]]]]:
-    """The fitting orientations of every cell, computed once per frame pattern (a board has at
-    most nine: four corners, four edges, the interior), since building them is most of the
-    encoding time on big boards."""
-    by_frame: dict[tuple[bool, ...], list] = {}
-    out = []
-    for cell in range(instance.ncells):
-        frame = frame_sides(instance.rows, instance.cols, cell)
-        if frame not in by_frame:
-            by_frame[frame] = fitting(instance, frame)
-        out.append(by_frame[frame])
-    return out
+    """The fitting orientations of every cell, computed once per frame pattern, since building
+    them is most of the encoding time on big boards. Hints prune nothing here: ``_add_hints``
+    fixes the hinted cells' variables instead."""
+    return per_frame_pattern(instance, lambda frame: fitting(instance, frame))
 
 
 # --- model ------------------------------------------------------------------------------------
@@ -111,20 +100,15 @@ def _domain(values: set[int]) -> Any:
 
 
 def _join_domains(instance: Instance, legal: list[list]) -> dict[int, set[int]]:
-    """Per join, the colours both of its cells can show there: tighter domains for presolve."""
+    """Per join, the colours both of its cells can show there: tighter domains for presolve
+    (read from the tables, which hold only the open sides' colours)."""
     seen: dict[int, list[set[int]]] = {}
     for cell, tuples in enumerate(legal):
-        sides = _open_sides(instance, cell)
+        sides = open_sides(instance.rows, instance.cols, cell)
         for k, side in enumerate(sides):
             join = join_of(instance.rows, instance.cols, cell, side)
             seen.setdefault(join, []).append({t[2][k] for t in tuples})
     return {join: set.intersection(*sets) for join, sets in seen.items()}
-
-
-def _open_sides(instance: Instance, cell: int) -> list[int]:
-    """The cell's non-frame sides, in the order their colours appear in an orientation tuple."""
-    frame = frame_sides(instance.rows, instance.cols, cell)
-    return [s for s in range(4) if not frame[s]]
 
 
 def _channel_table(model: Any, piece: Any, rot: Any, sides: list[Any], tuples: list) -> None:
@@ -145,7 +129,7 @@ def _channel_element(model: Any, instance: Instance, cell: int, piece: Any, rot:
     oriented = model.new_int_var_from_domain(_domain({4 * p + r for p, r, _ in tuples}),
                                              f"o{cell}")
     model.add(oriented == 4 * piece + rot)
-    for side, var in zip(_open_sides(instance, cell), sides, strict=True):
+    for side, var in zip(open_sides(instance.rows, instance.cols, cell), sides, strict=True):
         model.add_element(oriented, tables[side], var)
 
 
@@ -153,29 +137,24 @@ def _break_symmetry(model: Any, instance: Instance, piece: list[Any], legal: lis
     """Without hints, a solved board turned a quarter turn (square) or a half turn (rectangle)
     is solved too, so the search would meet every solution four (two) times. Pin one corner
     piece to the top-left corner (square) or keep it out of the two bottom corners (rectangle):
-    each class of turned solutions keeps one member. Returns whether a constraint was added."""
-    rows, cols = instance.rows, instance.cols
-    if instance.hints or rows < 2 or cols < 2:
+    each class of turned solutions keeps one member (``edgematch_placements.symmetry_pin``).
+    On a square the one constraint ``piece[home] == pin`` is enough: AllDifferent keeps the
+    piece off the other cells. Returns whether a constraint was added."""
+    pin = symmetry_pin(instance, legal)
+    if pin is None:
         return False
-    top_left = {p for p, _, _ in legal[0]}
-    if not top_left:
-        return False
-    first = min(top_left)
-    if rows == cols:
-        model.add(piece[0] == first)
+    if pin.home is not None:
+        model.add(piece[pin.home] == pin.piece)
     else:
-        model.add(piece[(rows - 1) * cols] != first)
-        model.add(piece[rows * cols - 1] != first)
+        for cell in pin.barred:
+            model.add(piece[cell] != pin.piece)
     return True
 
 
 def _add_hints(model: Any, instance: Instance, piece: list[Any], rot: list[Any]) -> None:
     """Fix the hinted cells' piece and rotation (a hint outside the board is bad input)."""
+    check_hints(instance)
     for h in instance.hints:
-        if not (0 <= h.row < instance.rows and 0 <= h.col < instance.cols
-                and 0 <= h.piece < len(instance.pieces) and 0 <= h.rot < 4):
-            raise ValueError(f"hint {h} does not fit a {instance.rows}x{instance.cols} board "
-                             f"of {len(instance.pieces)} pieces")
         cell = h.row * instance.cols + h.col
         model.add(piece[cell] == h.piece)
         model.add(rot[cell] == h.rot)
@@ -196,7 +175,7 @@ def build(instance: Instance, channel: str = "table", symmetry: str = "hints") -
                                                    f"p{cell}"))
         rot.append(model.new_int_var(0, 3, f"r{cell}"))
         sides = [joins[join_of(instance.rows, instance.cols, cell, s)]
-                 for s in _open_sides(instance, cell)]
+                 for s in open_sides(instance.rows, instance.cols, cell)]
         if channel == "table":
             _channel_table(model, piece[cell], rot[cell], sides, tuples)
         else:

@@ -6,7 +6,8 @@ One model builder, two backends, so the two MIP solvers answer the very same row
 - **Placements.** A binary ``x[cell, piece, rot]`` per frame-legal orientation (grey exactly on
   the cell's outer sides), a symmetric piece's repeated looks once; a hinted cell keeps only its
   pinned placement, with its column fixed to 1, and the hinted piece leaves every other cell.
-  These are ``encoders.edgematch_sat.cell_placements``, reused so every encoder prunes alike.
+  These are ``encoders.edgematch_placements.cell_placements``, shared so every encoder prunes
+  alike.
 - ``cell_c``: one placement per cell (= 1); ``piece_p``: one placement per piece (= 1).
 - **Seam colours.** Per interior join ``j`` a binary ``y[j, k]`` per colour ``k`` both of its
   cells can show there.
@@ -65,8 +66,8 @@ silenced here.
 
 Piece indices are the instance's 0..P-1; rotations follow ``instances.edgematch.model`` (after
 ``rot`` clockwise quarter turns side ``s`` shows listed edge ``(s - rot) % 4``); joins are
-numbered as ``encoders.edgematch_sat.interior_joins`` (horizontal ones row-major, then vertical
-ones). Column names in exports: ``x_CELL_PIECE_ROT``, ``y_JOIN_COLOUR``.
+numbered as ``encoders.edgematch_placements.interior_joins`` (horizontal ones row-major, then
+vertical ones). Column names in exports: ``x_CELL_PIECE_ROT``, ``y_JOIN_COLOUR``.
 """
 
 from __future__ import annotations
@@ -88,7 +89,13 @@ import numpy as np
 import pulp
 
 from bench.api import Budget, Outcome, Param, solver
-from encoders.edgematch_sat import cell_placements, interior_joins
+from encoders.edgematch_placements import (
+    Join,
+    cell_placements,
+    hint_positions,
+    interior_joins,
+    join_domains,
+)
 from instances.edgematch.model import Instance, Solution
 
 MAXIMIZE = ("none", "joins")
@@ -215,7 +222,7 @@ class Builder:
 
 
 def cell_options(instance: Instance) -> list[CellOptions]:
-    """The SAT encoder's placements of every cell, as arrays."""
+    """The shared placements of every cell (``cell_placements``), as arrays."""
     out = []
     for options in cell_placements(instance):
         shown = np.asarray([s for _, _, s in options], dtype=np.int32).reshape(len(options), 4)
@@ -224,17 +231,12 @@ def cell_options(instance: Instance) -> list[CellOptions]:
     return out
 
 
-def seam_domains(cells: list[CellOptions], joins: list[tuple[int, int, int, int]]
-                 ) -> list[np.ndarray]:
-    """Per join, the sorted colours both of its cells can show there."""
-    return [np.intersect1d(cells[a].shown[:, sa], cells[b].shown[:, sb])
-            for a, sa, b, sb in joins]
-
-
-def prune_unmatchable(cells: list[CellOptions], joins: list[tuple[int, int, int, int]],
+def prune_unmatchable(cells: list[CellOptions], joins: list[Join],
                       domains: list[np.ndarray]) -> list[CellOptions]:
     """Feasibility model only: drop placements showing, on some join, a colour outside its
-    domain (the equality links would force them to 0 anyway)."""
+    domain (the equality links would force them to 0 anyway). This is where the ILP departs
+    from the shared placements on purpose: the score mode keeps them (a mismatch is legal
+    there), and the SAT encoder rules them out by unit clauses instead."""
     keep = [np.ones(len(c), dtype=bool) for c in cells]
     for (a, sa, b, sb), domain in zip(joins, domains, strict=True):
         keep[a] &= np.isin(cells[a].shown[:, sa], domain)
@@ -268,7 +270,7 @@ def add_assignment(b: Builder, cells: list[CellOptions], npieces: int) -> None:
         b.add_row(f"piece_{p}", cols, np.ones(len(cols)), 1.0, 1.0)
 
 
-def add_seams(b: Builder, cells: list[CellOptions], joins: list[tuple[int, int, int, int]],
+def add_seams(b: Builder, cells: list[CellOptions], joins: list[Join],
               domains: list[np.ndarray], score: bool) -> list[tuple[int, int]]:
     """Per join the colour columns, the one-colour row and the two cells' link rows (equal,
     or in score mode ``y <= placements showing k``); returns the seam table."""
@@ -294,11 +296,8 @@ def add_seams(b: Builder, cells: list[CellOptions], joins: list[tuple[int, int, 
 
 def fix_hints(b: Builder, instance: Instance, table: list[tuple[int, int, int]]) -> None:
     """A hinted placement's column gets lower bound 1 (a pruned one left its cell empty)."""
-    column = {placement: i for i, placement in enumerate(table)}
-    for h in instance.hints:
-        i = column.get((h.row * instance.cols + h.col, h.piece, h.rot))
-        if i is not None:
-            b.lower[i] = 1.0
+    for i in hint_positions(instance, table):
+        b.lower[i] = 1.0
 
 
 def build(instance: Instance, maximize: str = "none") -> Model:
@@ -311,8 +310,8 @@ def build(instance: Instance, maximize: str = "none") -> Model:
     score = maximize == "joins"
     cells = cell_options(instance)
     joins = interior_joins(instance.rows, instance.cols)
-    domains = seam_domains(cells, joins)
-    if not score:
+    domains = join_domains([c.shown for c in cells], joins)
+    if not score:  # feasibility: a placement no neighbour can match gets no column
         cells = prune_unmatchable(cells, joins, domains)
     b = Builder()
     table = add_placements(b, cells)

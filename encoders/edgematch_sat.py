@@ -2,7 +2,8 @@
 
 The model, in the order it is built:
 
-- **Placements.** One Boolean ``x[cell, piece, rot]`` per *frame-legal* orientation: grey
+- **Placements.** One Boolean ``x[cell, piece, rot]`` per placement of
+  ``encoders.edgematch_placements``, that is per *frame-legal* orientation: grey
   exactly on the cell's outer sides, so a corner cell keeps about one orientation of each corner
   piece and nothing else. Rotations of a piece that show the same four colours (a piece like
   ``(a, b, a, b)``) are kept once, since they are the same placement to every constraint.
@@ -53,7 +54,18 @@ from pysat.card import CardEnc, EncType
 from pysat.solvers import Solver
 
 from bench.api import Budget, Outcome, Param, solver
-from instances.edgematch.model import GREY, Instance, Solution, rotated
+from encoders.edgematch_placements import (
+    Join,
+    Placement,
+    cell_placements,
+    distinct_orientations,  # noqa: F401  (re-exported, as the tests reach it)
+    fits_frame,  # noqa: F401  (re-exported)
+    frame_sides,  # noqa: F401  (re-exported)
+    hint_positions,
+    interior_joins,
+    join_domains,
+)
+from instances.edgematch.model import Instance, Solution
 
 AMO_ENCODINGS = ("pairwise", "seqcounter", "ladder", "bitwise", "totalizer", "mtotalizer",
                  "kmtotalizer", "cardnetwrk", "sortnetwrk")
@@ -71,83 +83,6 @@ SEEDED = ("cadical153", "cadical195", "cadical300")
 
 # Kept off the budget for reading the model back, so the solver stops before the watchdog.
 MARGIN_S = 0.05
-
-Placement = tuple[int, int, tuple[int, ...]]  # (piece, rot, colours shown on N, E, S, W)
-
-
-# --- geometry ---------------------------------------------------------------------------------
-
-
-def frame_sides(rows: int, cols: int, cell: int) -> tuple[bool, bool, bool, bool]:
-    """Which of the cell's sides N, E, S, W lie on the frame (and must show grey)."""
-    r, c = divmod(cell, cols)
-    return (r == 0, c == cols - 1, r == rows - 1, c == 0)
-
-
-def interior_joins(rows: int, cols: int) -> list[tuple[int, int, int, int]]:
-    """Every interior join as (cell, its side, neighbour, the neighbour's facing side):
-    horizontal neighbours first (row-major), then vertical ones; the index is the join number
-    the DIMACS header uses."""
-    across = [(r * cols + c, 1, r * cols + c + 1, 3)
-              for r in range(rows) for c in range(cols - 1)]
-    down = [(r * cols + c, 2, (r + 1) * cols + c, 0)
-            for r in range(rows - 1) for c in range(cols)]
-    return across + down
-
-
-def fits_frame(shown: tuple[int, ...], frame: tuple[bool, ...]) -> bool:
-    """Grey exactly on the outer sides: the placement is frame-legal."""
-    return all((shown[s] == GREY) == frame[s] for s in range(4))
-
-
-def distinct_orientations(edges: tuple[int, int, int, int]) -> list[tuple[int, tuple[int, ...]]]:
-    """(rot, colours shown) per rotation that looks different from the earlier ones: a
-    symmetric piece's repeats would only be interchangeable copies of one placement."""
-    seen: dict[tuple[int, ...], int] = {}
-    for rot in range(4):
-        seen.setdefault(rotated(edges, rot), rot)
-    return [(rot, shown) for shown, rot in seen.items()]
-
-
-def frame_legal(instance: Instance, frame: tuple[bool, ...]) -> list[Placement]:
-    """The distinct frame-legal orientations of every piece for a cell with this frame."""
-    return [(p, rot, shown) for p, edges in enumerate(instance.pieces)
-            for rot, shown in distinct_orientations(edges) if fits_frame(shown, frame)]
-
-
-def pinned(instance: Instance) -> dict[int, list[tuple[int, int]]]:
-    """Hinted (piece, rot) per cell. A hint off the board is bad input; two different hints on
-    one cell are kept both, and the model then proves the board infeasible."""
-    pins: dict[int, list[tuple[int, int]]] = {}
-    for h in instance.hints:
-        if not (0 <= h.row < instance.rows and 0 <= h.col < instance.cols
-                and 0 <= h.piece < len(instance.pieces) and 0 <= h.rot < 4):
-            raise ValueError(f"hint {h} does not fit a {instance.rows}x{instance.cols} board "
-                             f"of {len(instance.pieces)} pieces")
-        pins.setdefault(h.row * instance.cols + h.col, []).append((h.piece, h.rot))
-    return pins
-
-
-def cell_placements(instance: Instance) -> list[list[Placement]]:
-    """Per cell, the placements that get a variable: the frame-legal ones of the unhinted
-    pieces, or on a hinted cell only its pinned placement (its exact rotation, even a
-    symmetric repeat, since the checker wants that rotation). A pinned placement that is not
-    frame-legal leaves its cell empty-handed, which makes the model infeasible."""
-    pins = pinned(instance)
-    hinted = {piece for pairs in pins.values() for piece, _ in pairs}
-    by_frame: dict[tuple[bool, ...], list[Placement]] = {}
-    out = []
-    for cell in range(instance.ncells):
-        frame = frame_sides(instance.rows, instance.cols, cell)
-        if cell in pins:
-            shown = [(p, r, rotated(instance.pieces[p], r)) for p, r in pins[cell]]
-            out.append([pl for pl in shown if fits_frame(pl[2], frame)])
-            continue
-        if frame not in by_frame:
-            by_frame[frame] = frame_legal(instance, frame)
-        out.append([pl for pl in by_frame[frame] if pl[0] not in hinted])
-    return out
-
 
 # --- the clause store -------------------------------------------------------------------------
 
@@ -254,15 +189,11 @@ def one_per_cell_and_piece(cnf: Cnf, cells: list[CellVars], table: list[tuple[in
 def hint_units(cnf: Cnf, instance: Instance, table: list[tuple[int, int, int]]) -> None:
     """A unit clause per kept hint (a hint that is not frame-legal has no variable; its cell's
     empty at-least-one clause already says so)."""
-    var_of = {placement: var for var, placement in enumerate(table, start=1)}
-    for h in instance.hints:
-        var = var_of.get((h.row * instance.cols + h.col, h.piece, h.rot))
-        if var is not None:
-            cnf.add([[var]])
+    for i in hint_positions(instance, table):
+        cnf.add([[i + 1]])
 
 
-def match_by_conflicts(cnf: Cnf, cells: list[CellVars],
-                       joins: list[tuple[int, int, int, int]]) -> None:
+def match_by_conflicts(cnf: Cnf, cells: list[CellVars], joins: list[Join]) -> None:
     """Seed 004: ``-x_a v -x_b`` for each pair across a join showing different colours."""
     for a, side_a, b, side_b in joins:
         ca, cb = cells[a].shown[:, side_a], cells[b].shown[:, side_b]
@@ -280,13 +211,13 @@ def seam_links(cnf: Cnf, cv: CellVars, side: int, domain: np.ndarray, first: int
     cnf.add([[-int(v)] for v in cv.vars[~known]])
 
 
-def match_by_seams(cnf: Cnf, cells: list[CellVars], joins: list[tuple[int, int, int, int]],
+def match_by_seams(cnf: Cnf, cells: list[CellVars], joins: list[Join],
                    amo: str) -> list[tuple[int, int, int]]:
     """Heule 2008: per join one variable per colour both cells can show, implied by the
     placements, at most one per join. Returns the seam table (var, join, colour)."""
     seams = []
-    for join, (a, side_a, b, side_b) in enumerate(joins):
-        domain = np.intersect1d(cells[a].shown[:, side_a], cells[b].shown[:, side_b])
+    domains = join_domains([cv.shown for cv in cells], joins)
+    for join, ((a, side_a, b, side_b), domain) in enumerate(zip(joins, domains, strict=True)):
         first = cnf.new_vars(len(domain))
         seams.extend((first + k, join, int(c)) for k, c in enumerate(domain))
         seam_links(cnf, cells[a], side_a, domain, first)

@@ -7,10 +7,11 @@ natively. The model:
 - primary items: one per cell (``r3c4``) and one per piece (``p17``, its external id);
 - secondary items: one per interior join, ``h3c4`` between cells (3,4) and (3,5), ``v3c4``
   between (3,4) and (4,4);
-- one option per (cell, piece, rotation) that shows grey exactly on the cell's frame sides,
-  covering the cell, the piece, and each join of the cell coloured with the colour the piece
-  shows there. Rotations of a symmetric piece that show the same colours are kept once (the
-  lowest), so the count is of distinct coloured boards per piece assignment;
+- one option per placement of ``encoders.edgematch_placements``, i.e. per (cell, piece,
+  rotation) that shows grey exactly on the cell's frame sides, covering the cell, the piece,
+  and each join of the cell coloured with the colour the piece shows there. Rotations of a
+  symmetric piece that show the same colours are kept once (the lowest), so the count is of
+  distinct coloured boards per piece assignment;
 - a hint is the only option of its cell, and its piece has no other option (a hint that shows
   grey off the frame, or colour on it, leaves its cell without options: infeasible).
 
@@ -33,23 +34,26 @@ from __future__ import annotations
 
 import string
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
 
 from bench.api import Budget, Outcome, Param, solver
 from encoders import xcc
+from encoders.edgematch_placements import (
+    Placement,
+    cell_placements,
+    frame_sides,  # noqa: F401  (re-exported, as the tests reach it)
+    join_of,
+    open_sides,
+)
 from instances.common import InstanceError
-from instances.edgematch.model import GREY, Instance, Solution, rotated
+from instances.edgematch.model import Instance, Solution
 
 # One-character colour names, as dlx2 requires: 0-9a-zA-Z.
 CHARS = string.digits + string.ascii_lowercase + string.ascii_uppercase
 # Kept off the budget when counting, so the answer is back before the watchdog.
 MARGIN_S = 0.05
-
-Orientation = tuple[int, int, tuple[int, int, int, int]]  # (piece, rot, colours shown N E S W)
-Allowed = Callable[[int, int, int], bool]
 
 
 @dataclass(frozen=True)
@@ -60,27 +64,18 @@ class Model:
     placements: tuple[tuple[int, int, int], ...]
 
 
-# --- geometry ---------------------------------------------------------------------------------
-
-
-def frame_sides(rows: int, cols: int, cell: int) -> tuple[bool, bool, bool, bool]:
-    """Which of the cell's sides N, E, S, W lie on the frame (and must show grey)."""
-    r, c = divmod(cell, cols)
-    return (r == 0, c == cols - 1, r == rows - 1, c == 0)
+# --- items ------------------------------------------------------------------------------------
 
 
 def join_item(rows: int, cols: int, cell: int, side: int) -> int:
-    """The secondary item of the interior join on ``side`` of ``cell``, counted from the first
-    secondary item: the joins east of each cell (``h``) row-major, then those south (``v``)."""
-    r, c = divmod(cell, cols)
-    east = rows * (cols - 1)
-    if side == 0:
-        return east + (r - 1) * cols + c
-    if side == 1:
-        return r * (cols - 1) + c
-    if side == 2:
-        return east + r * cols + c
-    return r * (cols - 1) + c - 1
+    """The secondary item of the interior join on ``side`` (one facing another cell) of
+    ``cell``, counted from the first secondary item: the joins east of each cell (``h``)
+    row-major, then those south (``v``), which is the joins' own numbering
+    (``edgematch_placements.join_of``)."""
+    join = join_of(rows, cols, cell, side)
+    if join is None:
+        raise ValueError(f"side {side} of cell {cell} lies on the frame: it has no join item")
+    return join
 
 
 def item_names(instance: Instance) -> tuple[list[str], list[str]]:
@@ -113,92 +108,27 @@ def colour_names(colours: int) -> tuple[str, ...]:
 # --- model ------------------------------------------------------------------------------------
 
 
-def fitting(instance: Instance, frame: tuple[bool, ...]) -> list[Orientation]:
-    """Every orientation that shows grey exactly on this frame pattern; a rotation showing the
-    same colours as a lower rotation of the same piece is left out (it is the same option)."""
-    out = []
-    for p, edges in enumerate(instance.pieces):
-        seen = set()
-        for rot in range(4):
-            shown = rotated(edges, rot)
-            if shown not in seen and all((shown[s] == GREY) == frame[s] for s in range(4)):
-                seen.add(shown)
-                out.append((p, rot, shown))
-    return out
-
-
-def check_hints(instance: Instance) -> None:
-    """A hint off the board, naming no piece or with a bad rotation is bad input."""
-    for h in instance.hints:
-        if not (0 <= h.row < instance.rows and 0 <= h.col < instance.cols
-                and 0 <= h.piece < len(instance.pieces) and 0 <= h.rot < 4):
-            raise ValueError(f"hint {h} does not fit a {instance.rows}x{instance.cols} board "
-                             f"of {len(instance.pieces)} pieces")
-
-
-def _allowed(instance: Instance) -> Allowed:
-    """A test of (cell, piece, rot) against the hints: a hinted cell takes only its hint's
-    placement, a hinted piece goes only where (and as) a hint puts it."""
-    by_cell: dict[int, set[tuple[int, int]]] = {}
-    by_piece: dict[int, set[tuple[int, int]]] = {}
-    for h in instance.hints:
-        cell = h.row * instance.cols + h.col
-        by_cell.setdefault(cell, set()).add((h.piece, h.rot))
-        by_piece.setdefault(h.piece, set()).add((cell, h.rot))
-
-    def allowed(cell: int, piece: int, rot: int) -> bool:
-        return ((cell not in by_cell or (piece, rot) in by_cell[cell])
-                and (piece not in by_piece or (cell, rot) in by_piece[piece]))
-
-    return allowed
-
-
-def _hint_orientations(instance: Instance, cell: int,
-                       frame: tuple[bool, ...]) -> list[Orientation]:
-    """The hinted orientations of a hinted cell, at the hint's own rotation (the checker wants
-    that rotation even when a symmetric piece shows the same colours at another), if they fit
-    the frame."""
-    r, c = divmod(cell, instance.cols)
-    out = []
-    for h in instance.hints:
-        shown = rotated(instance.pieces[h.piece], h.rot)
-        if (h.row, h.col) == (r, c) and all((shown[s] == GREY) == frame[s] for s in range(4)):
-            out.append((h.piece, h.rot, shown))
-    return out
-
-
-def _options_of_cell(instance: Instance, cell: int, orientations: list[Orientation],
-                     allowed: Allowed) -> list[tuple[tuple[int, int, int], tuple]]:
+def _options_of_cell(instance: Instance, cell: int, placements: list[Placement]
+                     ) -> list[tuple[tuple[int, int, int], tuple]]:
     """((cell, piece, rot), entries) of every option of ``cell``: the cell item, the piece
     item, then each interior join coloured with the colour shown on it."""
     rows, cols, ncells = instance.rows, instance.cols, instance.ncells
     base = ncells + len(instance.pieces)
-    frame = frame_sides(rows, cols, cell)
-    open_sides = [s for s in range(4) if not frame[s]]
+    sides = open_sides(rows, cols, cell)
+    items = [base + join_item(rows, cols, cell, s) for s in sides]
     out = []
-    for piece, rot, shown in orientations:
-        if allowed(cell, piece, rot):
-            joins = tuple((base + join_item(rows, cols, cell, s), shown[s]) for s in open_sides)
-            out.append(((cell, piece, rot), ((cell, 0), (ncells + piece, 0), *joins)))
+    for piece, rot, shown in placements:
+        joins = tuple((item, shown[s]) for item, s in zip(items, sides, strict=True))
+        out.append(((cell, piece, rot), ((cell, 0), (ncells + piece, 0), *joins)))
     return out
 
 
 def build(instance: Instance) -> Model:
-    """The XCC model of ``instance`` (see the module docstring for its shape)."""
-    check_hints(instance)
-    allowed = _allowed(instance)
-    hinted = {h.row * instance.cols + h.col for h in instance.hints}
-    by_frame: dict[tuple[bool, ...], list[Orientation]] = {}
+    """The XCC model of ``instance`` (see the module docstring for its shape): an option per
+    placement of ``edgematch_placements.cell_placements``."""
     placements, options = [], []
-    for cell in range(instance.ncells):
-        frame = frame_sides(instance.rows, instance.cols, cell)
-        if cell in hinted:
-            orientations = _hint_orientations(instance, cell, frame)
-        else:
-            if frame not in by_frame:  # at most nine patterns: corners, edges, interior
-                by_frame[frame] = fitting(instance, frame)
-            orientations = by_frame[frame]
-        for placement, entries in _options_of_cell(instance, cell, orientations, allowed):
+    for cell, legal in enumerate(cell_placements(instance)):
+        for placement, entries in _options_of_cell(instance, cell, legal):
             placements.append(placement)
             options.append(entries)
     primary, secondary = item_names(instance)

@@ -1,11 +1,16 @@
-"""Helpers the tests import: paths and a command-line runner."""
+"""Helpers the tests import: paths, a command-line runner, and the edge-matching solvers'
+budgets and boards."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
+
+from bench.api import Budget
+from instances.edgematch import GENERATORS, Instance, rotated
 
 ROOT = Path(__file__).resolve().parents[1]
 FAULTY = ROOT / "tests" / "plugins" / "faulty.py"
@@ -26,3 +31,26 @@ def cliffbench(*args: str, cwd: Path | None = None, timeout: float = 300,
         raise AssertionError(f"cliffbench {' '.join(args)} failed ({proc.returncode}):\n"
                              f"{proc.stdout}\n{proc.stderr}")
     return proc
+
+
+# --- edge matching ----------------------------------------------------------------------------
+
+
+def budget(seconds: float = 10.0, cores: int = 1) -> Budget:
+    """A budget starting now, with room in memory."""
+    return Budget(wall_s=seconds, mem_mb=2000, cores=cores,
+                  deadline=time.monotonic() + seconds)
+
+
+def planted(n: int, hints: int = 0, border: int = 2, inner: int = 4, seed: int = 1,
+            **more) -> Instance:
+    """A small planted board; few colours so that the small ones are not trivial."""
+    params = {"n": n, "border": border, "inner": inner, "hints": hints, **more}
+    return GENERATORS["planted"](params, seed).instance
+
+
+def board(grid: list[list[tuple[int, int, int, int]]], turns: int = 1) -> Instance:
+    """An instance whose pieces are ``grid``'s cells (as shown on the board), each listed
+    turned back by ``turns`` quarter turns, so the identity placement is not the stored one."""
+    pieces = tuple(rotated(edges, -turns % 4) for row in grid for edges in row)
+    return Instance(rows=len(grid), cols=len(grid[0]), colors=9, pieces=pieces)

@@ -13,7 +13,10 @@ import pytest
 
 import encoders.edgematch_clique as ec
 from bench.api import REGISTRY, Budget
-from instances.edgematch import GENERATORS, Hint, Instance, check
+from instances.edgematch import Hint, Instance, check
+
+from helpers import budget
+from helpers import planted as planted_board
 
 SPEC = REGISTRY["clique"]
 
@@ -22,18 +25,13 @@ SPEC = REGISTRY["clique"]
 HAND = ((0, 1, 3, 0), (0, 0, 4, 1), (3, 2, 0, 0), (4, 0, 0, 2))
 
 
-def budget(seconds: float = 10.0) -> Budget:
-    return Budget(wall_s=seconds, mem_mb=2000, deadline=time.monotonic() + seconds)
-
-
 def run(instance: Instance, **params):
     return SPEC.solve(instance, budget(), seed=1, **SPEC.resolve(params))
 
 
 def planted(n: int, hints: int, seed: int = 1, **more) -> Instance:
     """Seed 004's colours (5 frame + 17 inner), as the ladder uses them."""
-    params = {"n": n, "border": 5, "inner": 17, "hints": hints, **more}
-    return GENERATORS["planted"](params, seed).instance
+    return planted_board(n, hints, border=5, inner=17, seed=seed, **more)
 
 
 def hand_board(pieces=HAND, hints=()) -> Instance:

@@ -8,17 +8,16 @@ from __future__ import annotations
 
 import itertools
 import shutil
-import time
 
 import highspy
 import pulp
 import pytest
 
 import encoders.edgematch_ilp as ilp
-from bench.api import REGISTRY, Budget, ParamError
+from bench.api import REGISTRY, ParamError
 from instances.edgematch import GENERATORS, Hint, Instance, Solution, check, rotated
 
-from helpers import cliffbench
+from helpers import budget, cliffbench, planted
 
 BACKENDS = ("ilp-highs", "ilp-cbc")
 # A 2x2 of corner pieces on which no arrangement matches all four joins, although every
@@ -27,18 +26,9 @@ STUCK = Instance(rows=2, cols=2, colors=3,
                  pieces=((0, 3, 3, 0), (0, 1, 1, 0), (0, 3, 1, 0), (0, 2, 2, 0)))
 
 
-def budget(seconds: float = 10.0) -> Budget:
-    return Budget(wall_s=seconds, mem_mb=2000, cores=1, deadline=time.monotonic() + seconds)
-
-
 def run(name: str, instance: Instance, seconds: float = 10.0, **params):
     spec = REGISTRY[name]
     return spec.solve(instance, budget(seconds), seed=1, **spec.resolve(params))
-
-
-def planted(n: int, hints: int = 0, border: int = 2, inner: int = 4, seed: int = 1) -> Instance:
-    params = {"n": n, "border": border, "inner": inner, "hints": hints}
-    return GENERATORS["planted"](params, seed).instance
 
 
 def best_score(instance: Instance) -> int:

@@ -19,30 +19,13 @@ import encoders.edgematch_sat as sat
 from bench.api import REGISTRY, Budget
 from instances.edgematch import GENERATORS, Hint, Instance, Solution, check, rotated
 
-from helpers import cliffbench
+from helpers import board, budget, cliffbench, planted
 
 SPEC = REGISTRY["sat"]
 
 
-def budget(seconds: float = 10.0) -> Budget:
-    return Budget(wall_s=seconds, mem_mb=2000, cores=1, deadline=time.monotonic() + seconds)
-
-
 def run(instance: Instance, seconds: float = 10.0, **params):
     return SPEC.solve(instance, budget(seconds), seed=1, **SPEC.resolve(params))
-
-
-def planted(n: int, hints: int = 0, seed: int = 1, **more) -> Instance:
-    """A small planted board; few colours so that the small ones are not trivial."""
-    params = {"n": n, "border": 2, "inner": 4, "hints": hints, **more}
-    return GENERATORS["planted"](params, seed).instance
-
-
-def board(grid: list[list[tuple[int, int, int, int]]], turns: int = 1) -> Instance:
-    """An instance whose pieces are ``grid``'s cells (as shown on the board), each listed
-    turned back by ``turns`` quarter turns, so the identity placement is not the stored one."""
-    pieces = tuple(rotated(edges, -turns % 4) for row in grid for edges in row)
-    return Instance(rows=len(grid), cols=len(grid[0]), colors=9, pieces=pieces)
 
 
 def assert_solved(instance: Instance, out) -> None:

@@ -18,13 +18,11 @@ from encoders import xcc
 from instances.common import InstanceError
 from instances.edgematch import GENERATORS, Hint, Instance, check, rotated
 
+from helpers import board, budget
+
 SPEC = REGISTRY["xcc"]
 KNOWN_COUNTS = {"knuth_dlx2_example.dlx": 1, "taocp_xcc_toy.dlx": 1,
                 "queens8_secondary.dlx": 92, "langford8.dlx": 150}
-
-
-def budget(seconds: float = 10.0) -> Budget:
-    return Budget(wall_s=seconds, mem_mb=2000, deadline=time.monotonic() + seconds)
 
 
 def run(instance: Instance, **params):
@@ -33,12 +31,6 @@ def run(instance: Instance, **params):
 
 def planted(params: dict, seed: int = 1):
     return GENERATORS["planted"](params, seed)
-
-
-def board(grid: list[list[tuple[int, int, int, int]]], turns: int = 1) -> Instance:
-    """An instance whose pieces are ``grid``'s cells, each stored turned back ``turns``."""
-    pieces = tuple(rotated(edges, -turns % 4) for row in grid for edges in row)
-    return Instance(rows=len(grid), cols=len(grid[0]), colors=9, pieces=pieces)
 
 
 def brute_count(instance: Instance) -> int:

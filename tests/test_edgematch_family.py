@@ -674,3 +674,13 @@ def test_fuzz_solution_text(text):
         parse_solution(text, tiny().instance, "fuzz.txt")
     except InstanceError:
         pass
+
+
+def test_an_instance_refuses_two_hints_on_one_cell_or_one_piece():
+    from instances.edgematch import Hint
+
+    pieces = ((0, 1, 2, 0), (0, 0, 3, 1), (2, 4, 0, 0), (3, 0, 0, 4))
+    with pytest.raises(InstanceError, match="same cell"):
+        Instance(2, 2, 4, pieces, hints=(Hint(0, 0, 0, 0), Hint(1, 0, 0, 1)))
+    with pytest.raises(InstanceError, match="same piece"):
+        Instance(2, 2, 4, pieces, hints=(Hint(0, 0, 0, 0), Hint(0, 1, 1, 0)))

@@ -67,6 +67,11 @@ class Instance:
             object.__setattr__(self, "ids", tuple(range(1, len(self.pieces) + 1)))
         if len(self.ids) != len(self.pieces):
             raise InstanceError(f"{len(self.ids)} ids for {len(self.pieces)} pieces")
+        cells = [(h.row, h.col) for h in self.hints]
+        if len(set(cells)) != len(cells):
+            raise InstanceError("two hints pin the same cell")
+        if len({h.piece for h in self.hints}) != len(self.hints):
+            raise InstanceError("two hints pin the same piece")
 
     @property
     def ncells(self) -> int:

@@ -133,7 +133,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
                claimed=row.get("claimed"), message=row.get("message"), counters=counters,
                t_cpu=row.get("t_cpu"), t_prepare=row.get("t_prepare"),
                t_encode=row.get("t_encode"), t_solve=row.get("t_solve"),
-               peak_rss_mb=row.get("peak_rss_mb"), solution=solution_json)
+               peak_rss_mb=row.get("peak_rss_mb"),
+               score_trace=json.loads(row["score_trace"]) if row.get("score_trace") else [],
+               solution=solution_json)
     if args.json:
         _print_json(out)
     else:

@@ -15,10 +15,19 @@ tables to per-side colour variables, posed as a decision question". This module 
   oriented-piece index ``o = 4 * piece + rot`` over the same frame-legal values, with one
   AddElement per non-frame side.
 
-There is no objective: a partial board is never returned, so the answer is ``solved`` or
-``infeasible`` (or ``unknown`` when the budget ran out). Piece indices are the instance's
-internal 0..P-1; rotations follow ``instances.edgematch.model`` (after ``rot`` clockwise quarter
-turns side ``s`` shows listed edge ``(s - rot) % 4``); cells, sides and joins are numbered as in
+With ``maximize="none"`` there is no objective: a partial board is never returned, so the
+answer is ``solved`` or ``infeasible`` (or ``unknown`` when the budget ran out).
+
+With ``maximize="joins"`` (score mode, for boards that may have no full solution, such as
+Eternity II) a join no longer shares one colour variable: each of its two cells shows its own
+colour there, a Boolean ``matched`` implies the two are equal, and the objective maximises the
+matched joins. Every board is then a legal full board with some joins mismatched; the answer
+is ``optimal`` when CP-SAT proves its score best, else ``unknown`` with the best board found
+(the harness scores it), and each improving board is recorded in the run's ``score_trace``.
+
+Piece indices are the instance's internal 0..P-1; rotations follow
+``instances.edgematch.model`` (after ``rot`` clockwise quarter turns side ``s`` shows listed
+edge ``(s - rot) % 4``); cells, sides and joins are numbered as in
 ``encoders.edgematch_placements``.
 """
 
@@ -47,6 +56,7 @@ from instances.edgematch.model import Instance, Solution, rotated
 MARGIN_S = 0.05
 CHANNELS = ("table", "element")
 SYMMETRY = ("hints", "none")
+MAXIMIZE = ("none", "joins")
 
 
 @dataclass
@@ -57,6 +67,7 @@ class Encoding:
     piece: list[Any]
     rot: list[Any]
     stats: dict[str, int] = field(default_factory=dict)
+    matched: list[Any] = field(default_factory=list)
 
 
 # --- orientations -----------------------------------------------------------------------------
@@ -111,6 +122,40 @@ def _join_domains(instance: Instance, legal: list[list]) -> dict[int, set[int]]:
     return {join: set.intersection(*sets) for join, sets in seen.items()}
 
 
+def _shown_domains(instance: Instance, legal: list[list]) -> dict[tuple[int, int], set[int]]:
+    """Per (join, cell), the colours that cell can show on that join (score mode: the two
+    sides of a join are separate variables, so each keeps its own domain)."""
+    shown: dict[tuple[int, int], set[int]] = {}
+    for cell, tuples in enumerate(legal):
+        for k, side in enumerate(open_sides(instance.rows, instance.cols, cell)):
+            join = join_of(instance.rows, instance.cols, cell, side)
+            shown.setdefault((join, cell), set()).update(t[2][k] for t in tuples)
+    return shown
+
+
+def _side_colours(model: Any, instance: Instance, legal: list[list], maximize: str
+                  ) -> tuple[dict[tuple[int, int], Any], list[Any]]:
+    """The colour variable each cell shows on each of its joins, keyed (join, cell), and the
+    ``matched`` Booleans of score mode. In decision mode both cells of a join get the same
+    variable, so a match holds by construction."""
+    if maximize == "none":
+        joins = {j: model.new_int_var_from_domain(_domain(values), f"j{j}")
+                 for j, values in sorted(_join_domains(instance, legal).items())}
+        return {(j, c): joins[j] for j, c in _shown_domains(instance, legal)}, []
+    sides = {key: model.new_int_var_from_domain(_domain(values), f"j{key[0]}c{key[1]}")
+             for key, values in sorted(_shown_domains(instance, legal).items())}
+    by_join: dict[int, list[Any]] = {}
+    for (join, _), var in sorted(sides.items()):
+        by_join.setdefault(join, []).append(var)
+    matched = []
+    for join, (a, b) in sorted(by_join.items()):
+        m = model.new_bool_var(f"m{join}")
+        model.add(a == b).only_enforce_if(m)
+        matched.append(m)
+    model.maximize(sum(matched))
+    return sides, matched
+
+
 def _channel_table(model: Any, piece: Any, rot: Any, sides: list[Any], tuples: list) -> None:
     """One table over (piece, rot, side colours) holding only the frame-legal orientations."""
     model.add_allowed_assignments([piece, rot, *sides], [(p, r, *cols) for p, r, cols in tuples])
@@ -160,21 +205,21 @@ def _add_hints(model: Any, instance: Instance, piece: list[Any], rot: list[Any])
         model.add(rot[cell] == h.rot)
 
 
-def build(instance: Instance, channel: str = "table", symmetry: str = "hints") -> Encoding:
-    """The decision model of ``instance``; see the module docstring for its shape."""
+def build(instance: Instance, channel: str = "table", symmetry: str = "hints",
+          maximize: str = "none") -> Encoding:
+    """The decision (or score) model of ``instance``; see the module docstring for its shape."""
     from ortools.sat.python import cp_model
 
     model = cp_model.CpModel()
     legal = all_orientations(instance)
     tables = side_tables(instance) if channel == "element" else []
-    joins = {j: model.new_int_var_from_domain(_domain(values), f"j{j}")
-             for j, values in sorted(_join_domains(instance, legal).items())}
+    shown, matched = _side_colours(model, instance, legal, maximize)
     piece, rot = [], []
     for cell, tuples in enumerate(legal):
         piece.append(model.new_int_var_from_domain(_domain({p for p, _, _ in tuples}),
                                                    f"p{cell}"))
         rot.append(model.new_int_var(0, 3, f"r{cell}"))
-        sides = [joins[join_of(instance.rows, instance.cols, cell, s)]
+        sides = [shown[join_of(instance.rows, instance.cols, cell, s), cell]
                  for s in open_sides(instance.rows, instance.cols, cell)]
         if channel == "table":
             _channel_table(model, piece[cell], rot[cell], sides, tuples)
@@ -185,7 +230,7 @@ def build(instance: Instance, channel: str = "table", symmetry: str = "hints") -
     _add_hints(model, instance, piece, rot)
     pinned = symmetry == "hints" and _break_symmetry(model, instance, piece, legal)
     stats = {"orientations": sum(map(len, legal)), "symmetry_pinned": int(pinned)}
-    return Encoding(model, piece, rot, stats)
+    return Encoding(model, piece, rot, stats, matched)
 
 
 # --- solving ----------------------------------------------------------------------------------
@@ -217,6 +262,10 @@ def _outcome(status: Any, cp_solver: Any, instance: Instance, enc: Encoding) -> 
     """Map CP-SAT's status to the harness's claims; an invalid model is a bug, so it raises."""
     from ortools.sat.python import cp_model
 
+    if enc.matched and status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        claim = "optimal" if status == cp_model.OPTIMAL else "unknown"
+        return Outcome(claim, solution=_read_solution(cp_solver, instance, enc),
+                       objective=float(cp_solver.objective_value))
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return Outcome("solved", solution=_read_solution(cp_solver, instance, enc))
     if status == cp_model.INFEASIBLE:
@@ -246,19 +295,33 @@ PARAMS = [
           "orientations only) or Element on the oriented-piece index", choices=CHANNELS),
     Param("symmetry", "hints", "'hints': when the board has no hints, pin a corner piece to "
           "break the board's rotations; 'none': add nothing", choices=SYMMETRY),
+    Param("maximize", "none", "'none': the decision model; 'joins': score mode, maximise the "
+          "matched joins of a full legal board", choices=MAXIMIZE),
     Param("log", False, "print CP-SAT's search log"),
 ]
+
+
+def _trace_callback(start: float, trace: list[tuple[float, float]]) -> Any:
+    """Records (seconds since ``start``, score) at every improving board of score mode."""
+    from ortools.sat.python import cp_model
+
+    class Trace(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self) -> None:
+            trace.append((time.perf_counter() - start, float(self.objective_value)))
+
+    return Trace()
 
 
 @solver("cpsat", family="edgematch", paradigm="cpsat", backend=f"ortools-{ortools.__version__}",
         params=PARAMS, prepare=prepare)
 def solve(instance: Instance, budget: Budget, seed: int, workers: int = 0,
-          channel: str = "table", symmetry: str = "hints", log: bool = False) -> Outcome:
+          channel: str = "table", symmetry: str = "hints", maximize: str = "none",
+          log: bool = False) -> Outcome:
     """CP-SAT decision model: AllDifferent pieces, shared join colours, per-cell frame tables."""
     from ortools.sat.python import cp_model
 
     start = time.perf_counter()
-    enc = build(instance, channel, symmetry)
+    enc = build(instance, channel, symmetry, maximize)
     proto = enc.model.proto
     sizes = {"model_vars": len(proto.variables), "model_constraints": len(proto.constraints)}
     t_encode = time.perf_counter() - start
@@ -267,9 +330,12 @@ def solve(instance: Instance, budget: Budget, seed: int, workers: int = 0,
         return Outcome("unknown", t_encode=t_encode, t_solve=0.0, **sizes)
     cp_solver = cp_model.CpSolver()
     _configure(cp_solver, budget, seed, workers, log, limit)
+    trace: list[tuple[float, float]] = []
     start = time.perf_counter()
-    status = cp_solver.solve(enc.model)
+    callback = _trace_callback(start, trace) if enc.matched else None
+    status = cp_solver.solve(enc.model, callback)
     out = _outcome(status, cp_solver, instance, enc)
+    out.score_trace = trace
     out.t_encode, out.t_solve = t_encode, time.perf_counter() - start
     out.model_vars, out.model_constraints = sizes["model_vars"], sizes["model_constraints"]
     out.counters = {"nodes": cp_solver.num_branches, "conflicts": cp_solver.num_conflicts,

@@ -145,3 +145,11 @@ def test_report_formats(tmp_path):
                      check=True).stdout
     assert "dfs-restarts" in csv
     assert Path(results / "rep" / "runs.parquet").exists()
+
+
+def test_score_mode_reaches_the_row_with_its_trace():
+    proc = cliffbench("solve", SPEC, "--solver", "cpsat", "--param", "maximize=joins", "--json",
+                      check=True)
+    out = json.loads(proc.stdout)
+    assert out["status"] == "optimal" and out["objective"] == out["max_score"] == 40
+    assert out["score_trace"] and out["score_trace"][-1][1] == 40

@@ -25,7 +25,7 @@ def test_registered_with_its_declaration():
     assert SPEC.family == "edgematch" and SPEC.paradigm == "cpsat"
     assert SPEC.backend.startswith("ortools-9.")
     assert SPEC.defaults() == {"workers": 0, "channel": "table", "symmetry": "hints",
-                               "log": False}
+                               "maximize": "none", "log": False}
     SPEC.prepare()
 
 
@@ -145,7 +145,8 @@ def test_bad_params_are_named(given):
 
 def test_params_parse_from_strings():
     assert SPEC.resolve({"workers": "2", "log": "yes", "channel": "element"}) == {
-        "workers": 2, "channel": "element", "symmetry": "hints", "log": True}
+        "workers": 2, "channel": "element", "symmetry": "hints", "maximize": "none",
+        "log": True}
 
 
 def test_bad_hint_is_an_error():
@@ -153,3 +154,27 @@ def test_bad_hint_is_an_error():
                         hints=(Hint(0, 5, 0, 0),))
     with pytest.raises(ValueError, match="hint"):
         run(instance)
+
+
+# --- score mode ---------------------------------------------------------------------------------
+
+
+def test_score_mode_proves_full_score_on_a_planted_board_and_traces_it():
+    instance = GENERATORS["planted"]({"n": 5, "border": 2, "inner": 4, "hints": 2}, 3).instance
+    out = run(instance, maximize="joins")
+    assert out.status == "optimal" and out.objective == instance.max_score
+    assert check(instance, out.solution).solved
+    assert out.score_trace and out.score_trace[-1][1] == instance.max_score
+    assert all(a[0] <= b[0] and a[1] < b[1] for a, b in zip(out.score_trace, out.score_trace[1:],
+                                                            strict=False))
+
+
+def test_score_mode_finds_the_best_partial_match_of_an_unsolvable_board():
+    """Colour 5 shows on one piece only: 3 of the 4 joins is the best any board can do."""
+    pieces = ((0, 1, 2, 0), (0, 0, 3, 1), (2, 4, 0, 0), (5, 0, 0, 4))
+    instance = Instance(rows=2, cols=2, colors=5, pieces=pieces)
+    assert run(instance).status == "infeasible"
+    out = run(instance, maximize="joins")
+    verdict = check(instance, out.solution)
+    assert out.status == "optimal" and out.objective == 3
+    assert verdict.legal and verdict.score == 3 and not verdict.solved

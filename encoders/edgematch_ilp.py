@@ -601,6 +601,17 @@ def trivial(model: Model, budget: Budget) -> Outcome | None:
     return None
 
 
+def build_or_answer(instance: Instance, maximize: str, budget: Budget
+                    ) -> tuple[float, Model, Outcome | None]:
+    """Start of both solvers: the clock, the model, and the answer when no solver is needed."""
+    t0 = time.perf_counter()
+    model = build(instance, maximize)
+    early = trivial(model, budget)
+    if early is not None:
+        early = sized(early, model, time.perf_counter() - t0, 0.0)
+    return t0, model, early
+
+
 PARAMS = [
     Param("maximize", "none", "'none': feasibility model (a solved board or nothing); 'joins': "
           "score mode, a full legal board maximizing matched interior joins", choices=MAXIMIZE),
@@ -643,11 +654,9 @@ EXPORTS: dict[str, Callable[..., None]] = {"mps": write_mps, "lp": write_lp}
 def solve_highs(instance: Instance, budget: Budget, seed: int, maximize: str = "none",
                 log: bool = False) -> Outcome:
     """0-1 ILP on HiGHS: placements, one per cell and piece, seam colours linked by equality."""
-    t0 = time.perf_counter()
-    model = build(instance, maximize)
-    early = trivial(model, budget)
+    t0, model, early = build_or_answer(instance, maximize, budget)
     if early is not None:
-        return sized(early, model, time.perf_counter() - t0, 0.0)
+        return early
     h = to_highs(model)
     limit = time_limit(budget)
     configure_highs(h, limit, budget.cores, seed or 0, log)
@@ -667,11 +676,9 @@ def solve_highs(instance: Instance, budget: Budget, seed: int, maximize: str = "
 def solve_cbc(instance: Instance, budget: Budget, seed: int, maximize: str = "none",
               log: bool = False) -> Outcome:
     """0-1 ILP on CBC (PuLP's bundled binary): the same model as ilp-highs."""
-    t0 = time.perf_counter()
-    model = build(instance, maximize)
-    early = trivial(model, budget)
+    t0, model, early = build_or_answer(instance, maximize, budget)
     if early is not None:
-        return sized(early, model, time.perf_counter() - t0, 0.0)
+        return early
     t_build = time.perf_counter()
     prob, xs = to_pulp(model)
     t_encode = time.perf_counter() - t0

@@ -154,15 +154,6 @@ def test_grey_inside_is_never_placed():
     assert run(board(grid)).status == "infeasible"
 
 
-def test_a_hint_that_cannot_hold_makes_the_board_infeasible():
-    """The planted top-left corner piece, pinned at the top-left turned the wrong way."""
-    gen = GENERATORS["planted"]({"n": 4, "border": 2, "inner": 4}, 1)
-    piece, rot = gen.secret.cells[0]
-    instance = Instance(rows=4, cols=4, colors=6, pieces=gen.instance.pieces,
-                        hints=(Hint(piece, 0, 0, (rot + 1) % 4),))
-    assert run(instance).status == "infeasible"
-
-
 def test_tiny_budget_on_a_larger_board_is_unknown():
     """An interruptible engine is stopped by its timer; the default engine, given no time
     left after encoding, does not start."""

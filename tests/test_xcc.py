@@ -186,14 +186,6 @@ def test_unsolvable_tiny_board_is_infeasible():
     assert out.status == "infeasible" and out.counters["solutions"] == 0
 
 
-def test_a_hint_that_cannot_hold_makes_the_board_infeasible():
-    gen = planted({"n": 4, "border": 2, "inner": 4}, 1)
-    piece, rot = gen.secret.cells[0]
-    instance = Instance(rows=4, cols=4, colors=6, pieces=gen.instance.pieces,
-                        hints=(Hint(piece, 0, 0, (rot + 1) % 4),))
-    assert run(instance).status == "infeasible"
-
-
 def test_budget_spent_while_counting_is_unknown_with_the_first_board():
     instance = planted({"n": 3, "border": 1, "inner": 2}).instance
     model = exc.build(instance)

@@ -39,3 +39,18 @@ def test_official_clue_puzzles_by_four_paradigms(shared_data, clue, solver):
                       timeout=60)
     assert row["status"] == "solved", row["message"] or row["verdict"]
     assert row["verified"] and row["score"] == row["max_score"]
+
+
+@pytest.mark.data
+@pytest.mark.parametrize("solver", ["dfs-restarts", "cpsat", "sat", "xcc", "ilp-highs",
+                                    "ilp-cbc", "clique"])
+def test_eternity_ii_loads_and_every_solver_runs_or_refuses(shared_data, solver):
+    """On the official 256-piece board every solver either searches until its budget ends or
+    refuses with a reason (the clique graph would have ~10^10 edges); none errs or lies."""
+    board = shared_data / "edgematch" / "eternity2" / "eternity2_5hints.emp"
+    row = bench.solve(str(board), solver, timeout=3, mem=3000)
+    assert row["status"] in ("unknown", "timeout"), (row["status"], row["message"])
+    if solver == "clique":
+        assert '"refused_edges"' in row["counters"]
+    if row["solution"]:
+        assert row["verified"] is True

@@ -42,8 +42,8 @@ def test_official_clue_puzzles_by_four_paradigms(shared_data, clue, solver):
 
 
 @pytest.mark.data
-@pytest.mark.parametrize("solver", ["dfs-restarts", "cpsat", "sat", "xcc", "ilp-highs",
-                                    "ilp-cbc", "clique"])
+@pytest.mark.parametrize("solver", ["dfs-restarts", "dfs-breaks", "cpsat", "sat", "xcc",
+                                    "ilp-highs", "ilp-cbc", "clique"])
 def test_eternity_ii_loads_and_every_solver_runs_or_refuses(shared_data, solver):
     """On the official 256-piece board every solver either searches until its budget ends or
     refuses with a reason (the clique graph would have ~10^10 edges); none errs or lies."""

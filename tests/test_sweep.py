@@ -15,8 +15,12 @@ import pytest
 
 import bench
 from bench.journal import Journal
+from bench.runner import available_cpus
 
 from helpers import FAULTY, ROOT, cliffbench
+
+#: Two workers where the machine (or its affinity mask) gives two cores, else one.
+JOBS = min(2, len(available_cpus()))
 
 LADDER_SUITE = """
 name = "ladder-test"
@@ -56,7 +60,7 @@ def write(tmp_path: Path, text: str, name: str = "suite.toml") -> Path:
 
 def test_ladder_climbs_and_stops_with_skipped_rows(tmp_path, faulty):
     suite = write(tmp_path, LADDER_SUITE)
-    folder = bench.run(str(suite), plugins=(faulty,), results=tmp_path / "results", jobs=2,
+    folder = bench.run(str(suite), plugins=(faulty,), results=tmp_path / "results", jobs=JOBS,
                        progress=False)
     df = bench.load(folder)
     assert len(df) == 12  # 2 solvers x 3 rungs x 2 seeds, none lost
@@ -127,7 +131,7 @@ def test_sigkill_and_resume_yield_every_key_exactly_once(tmp_path):
     results = tmp_path / "results"
     journal = results / "noop" / "journal.jsonl"
     args = [sys.executable, "-m", "bench.cli", "run", str(suite), "--plugin", str(FAULTY),
-            "--results", str(results), "--jobs", "2"]
+            "--results", str(results), "--jobs", str(JOBS)]
     for _ in range(3):
         before = _journal_rows(journal)
         proc = subprocess.Popen(args + ["--resume"], cwd=ROOT, stdout=subprocess.DEVNULL,

@@ -4,15 +4,15 @@ deterministic whatever the chunk size, and the score trace only goes up."""
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 
 import searches.edgematch_breaks as brk
-from bench.api import REGISTRY, Budget, ParamError
+from bench.api import REGISTRY, ParamError
 from instances.edgematch import GENERATORS, check
 from instances.edgematch.model import Hint, Instance
+
+from helpers import budget
 
 SPEC = REGISTRY["dfs-breaks"]
 
@@ -20,10 +20,6 @@ SPEC = REGISTRY["dfs-breaks"]
 @pytest.fixture(scope="module", autouse=True)
 def compiled() -> None:
     SPEC.prepare()
-
-
-def budget(seconds: float = 10.0) -> Budget:
-    return Budget(wall_s=seconds, mem_mb=2000, cores=1, deadline=time.monotonic() + seconds)
 
 
 def run(instance: Instance, seed: int = 1, seconds: float = 10.0, **params):

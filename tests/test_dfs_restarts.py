@@ -8,9 +8,11 @@ import time
 import pytest
 
 import searches.edgematch_dfs as dfs
-from bench.api import REGISTRY, Budget, ParamError
+from bench.api import REGISTRY, ParamError
 from instances.edgematch import GENERATORS, check
 from instances.edgematch.model import Instance, rotated
+
+from helpers import budget
 
 SPEC = REGISTRY["dfs-restarts"]
 
@@ -18,10 +20,6 @@ SPEC = REGISTRY["dfs-restarts"]
 @pytest.fixture(scope="module", autouse=True)
 def compiled() -> None:
     SPEC.prepare()
-
-
-def budget(seconds: float = 10.0) -> Budget:
-    return Budget(wall_s=seconds, mem_mb=2000, cores=1, deadline=time.monotonic() + seconds)
 
 
 def run(instance: Instance, seed: int = 1, seconds: float = 10.0, **params):

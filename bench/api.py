@@ -159,6 +159,11 @@ class SolverSpec:
     module: str = ""
     exports: dict[str, Callable[..., None]] = field(default_factory=dict)
 
+    @property
+    def key(self) -> str:
+        """``family/name``: names are unique within a family (both families have a ``sat``)."""
+        return f"{self.family}/{self.name}"
+
     def defaults(self) -> dict[str, Any]:
         return {p.name: p.default for p in self.params}
 
@@ -179,20 +184,48 @@ class SolverSpec:
                 "exports": sorted(self.exports)}
 
 
+#: Every registered solver by ``family/name`` (:attr:`SolverSpec.key`).
 REGISTRY: dict[str, SolverSpec] = {}
 
 
 def register(spec: SolverSpec) -> SolverSpec:
-    """Add a solver; registering the same name from another module is an error."""
+    """Add a solver; registering the same family/name from another module is an error."""
     if spec.family not in FAMILIES:
         raise ValueError(f"solver {spec.name!r}: unknown family {spec.family!r}")
     if spec.paradigm not in PARADIGMS:
         raise ValueError(f"solver {spec.name!r}: unknown paradigm {spec.paradigm!r}")
-    old = REGISTRY.get(spec.name)
+    if "/" in spec.name:
+        raise ValueError(f"solver {spec.name!r}: a name cannot hold '/'")
+    old = REGISTRY.get(spec.key)
     if old is not None and old.module != spec.module:
-        raise ValueError(f"solver {spec.name!r} is registered twice ({old.module}, {spec.module})")
-    REGISTRY[spec.name] = spec
+        raise ValueError(f"solver {spec.key!r} is registered twice ({old.module}, {spec.module})")
+    REGISTRY[spec.key] = spec
     return spec
+
+
+def matching(name: str, family: str | None = None) -> list[SolverSpec]:
+    """The registered solvers a user's name means: ``family/name``, or ``name`` in every family
+    (in ``family`` only, when given), in family order."""
+    if "/" in name:
+        family_part, name = name.split("/", 1)
+        if family is not None and family_part != family:
+            return []
+        family = family_part
+    return sorted((s for s in REGISTRY.values()
+                   if s.name == name and (family is None or s.family == family)),
+                  key=lambda s: s.key)
+
+
+def lookup(name: str, family: str | None = None) -> SolverSpec:
+    """The one solver ``name`` means (``sat`` with ``family="sudoku"``, or ``sudoku/sat``);
+    KeyError when none or several (the message lists them)."""
+    found = matching(name, family)
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise KeyError(f"no solver {name!r}" + (f" for {family}" if family else ""))
+    raise KeyError(f"solver {name!r} exists in several families "
+                   f"({', '.join(s.family for s in found)}): say which, e.g. {found[0].key!r}")
 
 
 def solver(name: str, *, family: str, paradigm: str, backend: str,

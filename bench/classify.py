@@ -28,6 +28,13 @@ def check_solution(task: Task, solution_json: Any) -> tuple[Any, Any]:
                              f"malformed solution: {type(exc).__name__}: {exc}")
 
 
+def solutions_bucket(count: Any) -> str | None:
+    """A solution count as the ``solutions`` column says it: "0", "1", "2+" (None if absent)."""
+    if isinstance(count, bool) or not isinstance(count, int | float) or count != count:
+        return None
+    return "0" if count <= 0 else "1" if count < 2 else "2+"
+
+
 def outcome_columns(task: Task, result: dict[str, Any]) -> dict[str, Any]:
     """The outcome and cost columns of a finished run (any ``kind`` a worker or watchdog gives)."""
     kind = result["kind"]
@@ -49,6 +56,7 @@ def outcome_columns(task: Task, result: dict[str, Any]) -> dict[str, Any]:
         "work_nodes": counters.get("nodes", counters.get("branches")),
         "work_conflicts": counters.get("conflicts"),
         "work_restarts": counters.get("restarts"),
+        "solutions": solutions_bucket(counters.get("solutions")),
         "model_vars": result.get("model_vars"),
         "model_constraints": result.get("model_constraints"),
         "counters": json.dumps(counters, sort_keys=True) if counters else None,
@@ -76,13 +84,17 @@ def judge(task: Task, result: dict[str, Any]) -> dict[str, Any]:
     if claimed in ("solved", "optimal"):
         if verdict is None:
             return {**out, "status": "wrong", "verdict": f"claimed {claimed} without a solution"}
-        problem = claim_problem(claimed, verdict, generated, result.get("objective"))
+        problem = (claim_problem(claimed, verdict, generated, result.get("objective"))
+                   or count_problem(result.get("counters") or {}, claimed, generated))
         if problem:
             return {**out, "status": "wrong", "verdict": problem}
     elif claimed == "infeasible":
         if generated.feasible:
             return {**out, "status": "wrong",
                     "verdict": "claimed infeasible on an instance known to have a solution"}
+        if solutions_bucket((result.get("counters") or {}).get("solutions")) not in (None, "0"):
+            return {**out, "status": "wrong", "verdict": "claimed infeasible while counting "
+                                                        "solutions"}
     elif claimed == "unknown" and verdict is not None:
         if not verdict.legal:
             return {**out, "status": "wrong",
@@ -91,6 +103,17 @@ def judge(task: Task, result: dict[str, Any]) -> dict[str, Any]:
             out["status"] = "solved"
             out["verdict"] = "solved (the solver claimed unknown)"
     return out
+
+
+def count_problem(counters: dict[str, Any], claimed: str, generated: Any) -> str:
+    """Why a solution count that comes with a solution is wrong, or "": a found solution is at
+    least one, and a puzzle known to be unique has exactly one."""
+    bucket = solutions_bucket(counters.get("solutions"))
+    if bucket == "0":
+        return f"claimed {claimed} with a solution but counted 0 solutions"
+    if bucket == "2+" and generated.known_solutions == 1:
+        return "counted 2+ solutions on an instance known to have exactly one"
+    return ""
 
 
 def claim_problem(claimed: str, verdict: Any, generated: Any, objective: float | None) -> str:

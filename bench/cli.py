@@ -199,17 +199,18 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     ref = resolve_one(args.instance, args.data_dir)
     registry = load_solvers(args.plugin)
-    able = sorted(n for n, s in registry.items()
+    able = sorted(s.name for s in registry.values()
                   if s.family == ref.family and args.to in s.exports)
     if args.solver:
-        able = [n for n in able if n == args.solver]
+        wanted = args.solver.split("/", 1)[-1]
+        able = [n for n in able if n == wanted]
     if not able:
         raise ParamError(f"--to {args.to}: no {ref.family} solver"
                          f"{' named ' + repr(args.solver) if args.solver else ''} exports it")
     if len(able) > 1:
         raise ParamError(f"--to {args.to}: several solvers export it ({', '.join(able)}): "
                          "choose one with --solver")
-    spec = registry[able[0]]
+    spec = registry[f"{ref.family}/{able[0]}"]
     params = spec.resolve(_param_pairs(args.param))
     spec.exports[args.to](ref.instance, Path(args.file), **params)
     print(args.file)

@@ -14,7 +14,7 @@ import sys
 from importlib.metadata import entry_points
 from pathlib import Path
 
-from bench.api import REGISTRY, SolverSpec
+from bench.api import REGISTRY, SolverSpec, lookup, matching
 
 ENTRY_POINT_GROUP = "cliffbench.solvers"
 
@@ -73,8 +73,17 @@ def load_solvers(plugins: list[str] | tuple[str, ...] = ()) -> dict[str, SolverS
     return REGISTRY
 
 
-def get_solver(name: str, plugins: list[str] | tuple[str, ...] = ()) -> SolverSpec:
+def known_names(solvers: dict[str, SolverSpec]) -> str:
+    return ", ".join(sorted({s.name for s in solvers.values()}))
+
+
+def get_solver(name: str, plugins: list[str] | tuple[str, ...] = (),
+               family: str | None = None) -> SolverSpec:
+    """The solver a name means (see :func:`bench.api.lookup`), as a RegistryError if none."""
     solvers = load_solvers(plugins)
-    if name not in solvers:
-        raise RegistryError(f"unknown solver {name!r} (known: {', '.join(sorted(solvers))})")
-    return solvers[name]
+    if not matching(name):
+        raise RegistryError(f"unknown solver {name!r} (known: {known_names(solvers)})")
+    try:
+        return lookup(name, family)
+    except KeyError as exc:
+        raise RegistryError(exc.args[0]) from None

@@ -59,6 +59,7 @@ from typing import Any
 
 import pandas as pd
 
+from bench.classify import solutions_bucket
 from bench.schema import COLUMNS, PARAM_PREFIX_SOLVER, STATUSES, SUCCESS
 
 #: The ladder name given to runs outside any ladder (one pseudo-ladder per family).
@@ -351,10 +352,7 @@ def _solutions_bucket(counters: Any) -> str | None:
         value = json.loads(counters)
     except ValueError:
         return None
-    count = value.get("solutions") if isinstance(value, dict) else None
-    if isinstance(count, bool) or not isinstance(count, int | float) or math.isnan(count):
-        return None
-    return "0" if count <= 0 else "1" if count < 2 else "2+"
+    return solutions_bucket(value.get("solutions") if isinstance(value, dict) else None)
 
 
 _INSTANCE = ["family", "instance_id"]

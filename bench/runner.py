@@ -254,7 +254,7 @@ class LadderScheduler:
 
 
 def task_payload(task: Task, run_id: int) -> dict[str, Any]:
-    return {"id": run_id, "solver": task.config.name, "params": task.config.params,
+    return {"id": run_id, "solver": task.config.spec.key, "params": task.config.params,
             "instance": task.ref.instance.to_json(), "seed": task.seed,
             "budget_s": task.budget_s, "mem_mb": task.mem_mb, "cores": task.cores}
 

@@ -7,7 +7,7 @@ ended: ``p_<name>`` for an instance's parameters, ``s_<name>`` for a solver's. B
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 #: Statuses, one vocabulary. The first four are what a solver may claim; the rest the harness sets.
 STATUSES = ("solved", "optimal", "infeasible", "unknown", "timeout", "memout", "crash", "error",
@@ -59,6 +59,8 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "work_nodes": ("Float64", "search nodes (or guesses, branches) counted by the solver"),
     "work_conflicts": ("Float64", "conflicts counted by the solver"),
     "work_restarts": ("Float64", "restarts counted by the solver"),
+    "solutions": ("string", "solutions the solver counted (a uniqueness proof): '0', '1' or "
+                            "'2+'; NA when it did not count"),
     "model_vars": ("Int64", "variables of the model"),
     "model_constraints": ("Int64", "constraints (clauses, rows, options) of the model"),
     "counters": ("string", "every counter the solver reported, as JSON"),

@@ -103,10 +103,20 @@ def generate(family: str, name: str, params: dict[str, Any], spec: str) -> Insta
 
 
 def family_of_file(path: Path) -> str:
-    for name in instances.FAMILY_NAMES:
-        if path.suffix in instances.family(name).SUFFIXES:
-            return name
-    raise InstanceError(f"no family reads {path.suffix!r} files", path=str(path))
+    """The family that reads a file: by its suffix, and where several families read that suffix
+    (Sudoku collections and Korf's lists are both ``.txt``), by each one's ``sniff(path)``."""
+    readers = [name for name in instances.FAMILY_NAMES
+               if path.suffix in instances.family(name).SUFFIXES]
+    if len(readers) > 1:
+        readers = [name for name in readers
+                   if getattr(instances.family(name), "sniff", lambda _: True)(path)]
+        if len(readers) != 1:
+            raise InstanceError(f"{path.suffix!r} files are read by several families and "
+                                f"{'none' if not readers else 'more than one'} recognises this "
+                                "one (a malformed file?)", path=str(path))
+    if not readers:
+        raise InstanceError(f"no family reads {path.suffix!r} files", path=str(path))
+    return readers[0]
 
 
 def read_refs(path: Path, index: int | None) -> list[InstanceRef]:

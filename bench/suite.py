@@ -223,38 +223,65 @@ def _ladder(entry: dict[str, Any], i: int, path: Path, data_dir: str | Path | No
     return Ladder(name, rungs)
 
 
+def specs_named(name: str, registry: dict[str, SolverSpec],
+                families: set[str] | None = None) -> list[SolverSpec]:
+    """The solvers an entry's name means: ``family/name`` or ``name`` in each family that has
+    it, kept to ``families`` (those of the suite's instances) when given."""
+    family, plain = name.split("/", 1) if "/" in name else (None, name)
+    found = sorted((s for s in registry.values()
+                    if s.name == plain and (family is None or s.family == family)),
+                   key=lambda s: s.key)
+    if not found:
+        known = ", ".join(sorted({s.name for s in registry.values()}))
+        raise SuiteError(f"unknown solver {name!r} (known: {known})")
+    if families is not None:
+        kept = [s for s in found if s.family in families]
+        if not kept:
+            raise SuiteError(f"solver {name!r} is for {', '.join(s.family for s in found)}, "
+                             f"which this suite has no instance of "
+                             f"({', '.join(sorted(families)) or 'none'})")
+        found = kept
+    return found
+
+
 def solver_configs(entries: list[dict[str, Any]], registry: dict[str, SolverSpec],
-                   overrides: dict[str, str] | None = None) -> list[SolverConfig]:
-    """Resolve each [[solver]] entry to a config; ``overrides`` (from --param) apply to every
-    solver that has the parameter, and must fit at least one."""
+                   overrides: dict[str, str] | None = None,
+                   families: set[str] | None = None) -> list[SolverConfig]:
+    """Resolve each [[solver]] entry to its configs (one per family that has the name, among
+    ``families`` when given); ``overrides`` (from --param) apply to every solver that has the
+    parameter, and must fit at least one."""
     overrides = overrides or {}
     used: set[str] = set()
     configs: list[SolverConfig] = []
     for entry in entries:
-        name = entry["name"]
-        if name not in registry:
-            raise SuiteError(f"unknown solver {name!r} (known: {', '.join(sorted(registry))})")
-        spec = registry[name]
-        given = dict(entry.get("params", {}))
-        names = {p.name for p in spec.params}
-        for key, value in overrides.items():
-            if key in names:
-                given[key] = value
-                used.add(key)
-        params = spec.resolve(given)
-        changed = {k: v for k, v in params.items() if v != spec.defaults()[k]}
-        label = entry.get("label") or (
-            name + ("[" + ",".join(f"{k}={v}" for k, v in sorted(changed.items())) + "]"
-                    if changed else ""))
-        configs.append(SolverConfig(spec, params, label))
+        for spec in specs_named(entry["name"], registry, families):
+            configs.append(_config(entry, spec, overrides, used))
     unused = sorted(set(overrides) - used)
     if unused:
         raise ParamError(f"--param {unused[0]}: none of the solvers "
                          f"({', '.join(c.name for c in configs)}) has that parameter")
-    labels = [c.label for c in configs]
+    labels = [(c.spec.family, c.label) for c in configs]
     if len(set(labels)) != len(labels):
         raise SuiteError("two solver entries have the same name and parameters; give one a label")
     return configs
+
+
+def _config(entry: dict[str, Any], spec: SolverSpec, overrides: dict[str, str],
+            used: set[str]) -> SolverConfig:
+    """One entry's config for one solver; records which overrides it took in ``used``."""
+    name = spec.name
+    given = dict(entry.get("params", {}))
+    names = {p.name for p in spec.params}
+    for key, value in overrides.items():
+        if key in names:
+            given[key] = value
+            used.add(key)
+    params = spec.resolve(given)
+    changed = {k: v for k, v in params.items() if v != spec.defaults()[k]}
+    label = entry.get("label") or (
+        name + ("[" + ",".join(f"{k}={v}" for k, v in sorted(changed.items())) + "]"
+                if changed else ""))
+    return SolverConfig(spec, params, label)
 
 
 def run_key(config: SolverConfig, instance_id: str, repeat: int, seed: int, budget_s: float,

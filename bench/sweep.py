@@ -27,6 +27,7 @@ from bench.suite import (
     load_suite,
     run_key,
     solver_configs,
+    specs_named,
 )
 
 
@@ -48,13 +49,9 @@ def prepare_sweep(suite_name: str, *, solvers: list[str] | None = None,
         entries += [{"name": s} for s in solvers if s not in named]
     if not entries:
         raise SuiteError(f"{suite.path}: no solver to run (give [[solver]] or --solvers)")
-    configs = solver_configs(entries, registry, params)
     families = {ref.family for ladder in suite.ladders for rung in ladder.rungs
                 for ref in rung.refs}
-    idle = [c.name for c in configs if c.spec.family not in families]
-    if idle:
-        raise SuiteError(f"solver {idle[0]!r} is for {registry[idle[0]].family}, which this "
-                         f"suite has no instance of ({', '.join(sorted(families))})")
+    configs = solver_configs(entries, registry, params, families)
     tasks, seen = [], set()
     for task in build_tasks(suite, configs):
         if task.key not in seen:
@@ -157,10 +154,12 @@ def solve_one(ref: InstanceRef, solver: str, *, timeout: float = 60.0, mem: int 
               plugins: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
     """One run of ``solver`` on ``ref`` through a one-worker runner; returns its row."""
     registry = load_solvers(plugins)
-    (config,) = solver_configs([{"name": solver, "params": params or {}}], registry)
-    if config.spec.family != ref.family:
-        raise SuiteError(f"solver {solver!r} is for {config.spec.family}, the instance is "
-                         f"{ref.family}")
+    specs = specs_named(solver, registry)
+    if ref.family not in {s.family for s in specs}:
+        raise SuiteError(f"solver {solver!r} is for {', '.join(s.family for s in specs)}, the "
+                         f"instance is {ref.family}")
+    (config,) = solver_configs([{"name": solver, "params": params or {}}], registry,
+                               families={ref.family})
     config = replace(config, label=config.name)
     key = run_key(config, ref.instance_id, 0, seed, timeout, mem, cores)
     task = Task(key, ref, config, 0, seed, float(timeout), int(mem), int(cores))

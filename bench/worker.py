@@ -108,12 +108,12 @@ class Worker:
     def run(self, task: dict[str, Any], send) -> dict[str, Any]:
         spec = self.registry[task["solver"]]
         t_prepare = 0.0
-        if spec.name not in self.prepared:
+        if spec.key not in self.prepared:
             start = time.perf_counter()
             if spec.prepare is not None:
                 spec.prepare()
             t_prepare = time.perf_counter() - start
-            self.prepared.add(spec.name)
+            self.prepared.add(spec.key)
         module = instances.family(spec.family)
         instance = module.Instance.from_json(task["instance"])
         limit_threads(task["cores"])

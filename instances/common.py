@@ -58,6 +58,8 @@ class Generated:
     ``feasible`` is True when the instance is known to have a solution (planted), None when
     unknown. ``params`` are the generator's resolved parameters (or those a file declares), which
     become the ``p_*`` columns of the results table. ``known_optimum``/``max_score`` where known.
+    ``known_solutions``: how many solutions the instance has where that is known (1 for a
+    planted Sudoku, unique by construction).
     """
 
     instance: Any
@@ -66,6 +68,7 @@ class Generated:
     params: dict[str, Any] = field(default_factory=dict)
     source: str = ""
     known_optimum: float | None = None
+    known_solutions: int | None = None
 
 
 def content_hash(payload: Any, length: int = 16) -> str:

@@ -14,7 +14,7 @@ from instances.edgematch.model import Hint, Instance
 
 from helpers import budget
 
-SPEC = REGISTRY["dfs-breaks"]
+SPEC = REGISTRY["edgematch/dfs-breaks"]
 
 
 @pytest.fixture(scope="module", autouse=True)

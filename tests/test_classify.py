@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from bench.classify import judge
+from bench.classify import judge, solutions_bucket
 from instances.common import Generated
 from instances.edgematch import GENERATORS, Instance, Solution
+from instances.sudoku import GENERATORS as SUDOKU_GENERATORS
+
+SUDOKU = SUDOKU_GENERATORS["planted"]
 
 
 def task_for(generated: Generated):
@@ -75,3 +78,53 @@ def test_infeasible_on_unknown_feasibility_is_taken():
     instance, _ = unsolvable_2x2()
     assert judge(task_for(Generated(instance)), result("infeasible", instance, None))["status"] \
         == "infeasible"
+
+
+# -- solution counts (a uniqueness proof is a claim too) -----------------------------------------
+
+def sudoku_task(generated: Generated):
+    ref = SimpleNamespace(family="sudoku", instance=generated.instance, generated=generated)
+    return SimpleNamespace(ref=ref)
+
+
+def counted(claimed: str, generated: Generated, solutions: int, with_solution: bool = True):
+    solution = generated.secret.to_json() if with_solution else None
+    return {"claimed": claimed, "objective": None, "solution": solution,
+            "counters": {"solutions": solutions}}
+
+
+def test_a_unique_planted_sudoku_counted_once_is_solved():
+    g = SUDOKU({"box": 2, "clues": 8}, 1)
+    out = judge(sudoku_task(g), counted("solved", g, 1))
+    assert out["status"] == "solved" and out["verified"] is True
+
+
+def test_two_solutions_on_a_puzzle_known_unique_is_wrong():
+    g = SUDOKU({"box": 2, "clues": 8}, 1)
+    out = judge(sudoku_task(g), counted("solved", g, 2))
+    assert out["status"] == "wrong" and "known to have exactly one" in out["verdict"]
+
+
+def test_two_solutions_where_uniqueness_is_unknown_stand():
+    g = SUDOKU({"box": 2, "clues": 8}, 1)
+    unknown = Generated(g.instance, g.secret, None)
+    assert judge(sudoku_task(unknown), counted("solved", unknown, 2))["status"] == "solved"
+
+
+def test_a_solution_with_a_count_of_zero_is_wrong():
+    g = SUDOKU({"box": 2, "clues": 8}, 1)
+    assert judge(sudoku_task(g), counted("solved", g, 0))["status"] == "wrong"
+
+
+def test_infeasible_while_counting_solutions_is_wrong():
+    g = SUDOKU({"box": 2, "clues": 8}, 1)
+    unknown = Generated(g.instance)
+    out = judge(sudoku_task(unknown), counted("infeasible", unknown, 1, with_solution=False))
+    assert out["status"] == "wrong" and "counting" in out["verdict"]
+    out = judge(sudoku_task(unknown), counted("infeasible", unknown, 0, with_solution=False))
+    assert out["status"] == "infeasible"
+
+
+def test_the_solutions_column_buckets_the_count():
+    assert [solutions_bucket(v) for v in (0, 1, 2, 7, None, True, float("nan"))] == \
+        ["0", "1", "2+", "2+", None, None, None]

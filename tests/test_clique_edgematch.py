@@ -18,7 +18,7 @@ from instances.edgematch import Hint, Instance, check
 from helpers import budget
 from helpers import planted as planted_board
 
-SPEC = REGISTRY["clique"]
+SPEC = REGISTRY["edgematch/clique"]
 
 # A 2x2 board stored as it is solved (no turns): every cell a corner, joins coloured 1 (top),
 # 2 (bottom), 3 (left) and 4 (right). Pieces, clockwise from the top: A, B / C, D.

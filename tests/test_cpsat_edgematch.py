@@ -14,7 +14,7 @@ from instances.edgematch import GENERATORS, Hint, Instance, check
 
 from helpers import board, budget, planted
 
-SPEC = REGISTRY["cpsat"]
+SPEC = REGISTRY["edgematch/cpsat"]
 
 
 def run(instance: Instance, seconds: float = 10.0, **params):

@@ -14,7 +14,7 @@ from instances.edgematch.model import Instance, rotated
 
 from helpers import budget
 
-SPEC = REGISTRY["dfs-restarts"]
+SPEC = REGISTRY["edgematch/dfs-restarts"]
 
 
 @pytest.fixture(scope="module", autouse=True)

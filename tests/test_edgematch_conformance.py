@@ -17,7 +17,7 @@ from helpers import budget
 
 load_solvers()
 SOLVERS = sorted(name for name, spec in REGISTRY.items()
-                 if spec.family == "edgematch" and not name.startswith("test-"))
+                 if spec.family == "edgematch" and not spec.name.startswith("test-"))
 
 
 def solve(name: str, instance: Instance, seconds: float = 20.0):

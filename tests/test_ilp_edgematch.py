@@ -27,7 +27,7 @@ STUCK = Instance(rows=2, cols=2, colors=3,
 
 
 def run(name: str, instance: Instance, seconds: float = 10.0, **params):
-    spec = REGISTRY[name]
+    spec = REGISTRY[f"edgematch/{name}"]
     return spec.solve(instance, budget(seconds), seed=1, **spec.resolve(params))
 
 
@@ -45,7 +45,7 @@ def best_score(instance: Instance) -> int:
 
 
 def test_registered_with_their_declarations():
-    highs, cbc = REGISTRY["ilp-highs"], REGISTRY["ilp-cbc"]
+    highs, cbc = REGISTRY["edgematch/ilp-highs"], REGISTRY["edgematch/ilp-cbc"]
     assert highs.paradigm == cbc.paradigm == "ilp"
     assert highs.family == cbc.family == "edgematch"
     assert highs.backend.startswith("highs-1.") and cbc.backend.startswith("cbc-pulp-")
@@ -190,7 +190,7 @@ def test_export_reads_back_with_the_same_size(tmp_path, fmt, maximize):
     instance = planted(4, hints=2)
     model = ilp.build(instance, maximize)
     path = tmp_path / "model.out"  # the format follows --to, not the file name
-    REGISTRY["ilp-highs"].exports[fmt](instance, path, maximize=maximize, log=False)
+    REGISTRY["edgematch/ilp-highs"].exports[fmt](instance, path, maximize=maximize, log=False)
     h = read_back(path, f".{fmt}", tmp_path)
     assert (h.getNumCol(), h.getNumRow()) == (model.ncols, model.nrows)
     assert h.getNumNz() == model.nnz
@@ -227,7 +227,7 @@ def test_cli_export(tmp_path):
 @pytest.mark.parametrize("given", [{"maximize": "score"}, {"threads": 2}, {"log": "maybe"}])
 def test_bad_params_are_named(given):
     with pytest.raises(ParamError, match=next(iter(given))):
-        REGISTRY["ilp-highs"].resolve(given)
+        REGISTRY["edgematch/ilp-highs"].resolve(given)
 
 
 def test_piece_count_must_fill_the_board():

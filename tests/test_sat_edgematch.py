@@ -21,7 +21,7 @@ from instances.edgematch import GENERATORS, Hint, Instance, Solution, check, rot
 
 from helpers import board, budget, cliffbench, planted
 
-SPEC = REGISTRY["sat"]
+SPEC = REGISTRY["edgematch/sat"]
 
 
 def run(instance: Instance, seconds: float = 10.0, **params):

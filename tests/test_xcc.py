@@ -20,7 +20,7 @@ from instances.edgematch import GENERATORS, Hint, Instance, check, rotated
 
 from helpers import board, budget
 
-SPEC = REGISTRY["xcc"]
+SPEC = REGISTRY["edgematch/xcc"]
 KNOWN_COUNTS = {"knuth_dlx2_example.dlx": 1, "taocp_xcc_toy.dlx": 1,
                 "queens8_secondary.dlx": 92, "langford8.dlx": 150}
 

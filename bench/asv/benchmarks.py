@@ -33,7 +33,7 @@ class DfsRestarts:
 
     def setup(self):
         load_solvers()
-        self.spec = REGISTRY["dfs-restarts"]
+        self.spec = REGISTRY["edgematch/dfs-restarts"]
         self.spec.prepare()
         self.instance = PLANTED({"n": 12, "hints": 5}, 1).instance
         self.params = {**self.spec.defaults(), "max_nodes": self.nodes}
@@ -58,7 +58,7 @@ class CpsatSmall:
 
     def setup(self):
         load_solvers()
-        self.spec = REGISTRY["cpsat"]
+        self.spec = REGISTRY["edgematch/cpsat"]
         self.instance = PLANTED({"n": 8, "hints": 5}, 1).instance
 
     def time_planted_8(self):

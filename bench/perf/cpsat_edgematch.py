@@ -20,7 +20,7 @@ from instances.edgematch import GENERATORS, check
 
 def run_one(instance, workers: int, channel: str, symmetry: str, limit: float) -> dict:
     """One solve under a fresh budget, with its verdict."""
-    spec = REGISTRY["cpsat"]
+    spec = REGISTRY["edgematch/cpsat"]
     params = spec.resolve({"channel": channel, "symmetry": symmetry})
     budget = Budget(wall_s=limit, mem_mb=4000, cores=workers,
                     deadline=time.monotonic() + limit)
@@ -45,7 +45,7 @@ def main() -> None:
     ap.add_argument("--hints", type=int, default=5)
     ap.add_argument("--limit", type=float, default=120.0, help="seconds per run")
     args = ap.parse_args()
-    REGISTRY["cpsat"].prepare()
+    REGISTRY["edgematch/cpsat"].prepare()
     times: dict[tuple, list[float]] = {}
     for n in args.sizes:
         for seed in range(1, args.seeds + 1):

@@ -30,7 +30,7 @@ from searches.edgematch_dfs import (
     prepare,
 )
 
-DEFAULTS = REGISTRY["dfs-restarts"].defaults()
+DEFAULTS = REGISTRY["edgematch/dfs-restarts"].defaults()
 
 
 def planted_board(n: int, border: int, inner: int, hints: int, seed: int) -> Instance:

@@ -49,7 +49,7 @@ def main() -> None:
     parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
     args = parser.parse_args()
 
-    spec = REGISTRY["dfs-breaks"]
+    spec = REGISTRY["edgematch/dfs-breaks"]
     params = spec.resolve(parse_params(args.param))
     instance = read_file(args.board)[0].instance
     t = time.perf_counter()

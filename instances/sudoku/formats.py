@@ -1,0 +1,167 @@
+"""Reading and writing Sudoku files.
+
+Two formats, as the field writes them:
+
+- **One puzzle a line** (every collection: Norvig's sets, top1465, the 17-clue list, tdoku's
+  benchmark files): the first whitespace-separated token of a line is the grid, 16 / 81 / 256 /
+  625 symbols, ``.`` or ``0`` for a blank; the rest of the line (a rating, a name) is ignored.
+- **A grid drawn over several lines** (Norvig's tolerant ``grid_values``): every symbol and blank
+  in the file counts, in reading order; anything else (spaces, ``|``, ``-``, ``+``) is ignored.
+  The file holds one puzzle.
+
+Lines starting with ``#`` are comments in both. A file is read line by line if its first content
+line starts with a grid token, else as one drawn grid. A solution file holds one grid in either
+format (or the JSON that ``cliffbench solve --json`` prints).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from instances.common import Generated, InstanceError
+from instances.sudoku.model import BLANKS, SYMBOLS, Instance, Solution, box_of_length, digit_of
+
+SUFFIXES = (".sdk", ".sudoku", ".txt")
+_DRAWING = set(" \t|-+")
+
+
+def grid_token(text: str) -> str | None:
+    """The first token of a line when it is a one-line grid (right length, valid symbols)."""
+    token = text.split(maxsplit=1)[0] if text.split() else ""
+    box = box_of_length(len(token))
+    if box is None:
+        return None
+    size = box * box
+    return token if all(digit_of(ch, size) is not None for ch in token) else None
+
+
+def parse_line(text: str, name: str = "") -> Instance:
+    """A puzzle from its one-line form; raises InstanceError saying what is wrong with it."""
+    token = text.split(maxsplit=1)[0] if text.split() else ""
+    box = box_of_length(len(token))
+    if box is None:
+        raise InstanceError(f"a grid line has 16, 81, 256 or 625 symbols, this one {len(token)}")
+    size = box * box
+    for position, char in enumerate(token, 1):
+        if digit_of(char, size) is None:
+            raise InstanceError(f"symbol {char!r} at position {position} is not a digit of a "
+                                f"{size}x{size} grid ({SYMBOLS[:size]}, or . / 0 for a blank)")
+    return Instance(box, tuple(digit_of(ch, size) or 0 for ch in token), name)
+
+
+def parse_drawn(text: str, name: str = "", path: str | None = None) -> Instance:
+    """A puzzle drawn over several lines (Norvig's tolerant format)."""
+    symbols: list[tuple[str, int]] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.lstrip().startswith("#"):
+            continue
+        for char in line:
+            if char in _DRAWING:
+                continue
+            if char.upper() not in SYMBOLS and char not in BLANKS:
+                raise InstanceError(f"character {char!r} is neither a digit, a blank (. 0) nor "
+                                    "a drawing character (space | - +)", path, number)
+            symbols.append((char, number))
+    box = box_of_length(len(symbols))
+    if box is None:
+        raise InstanceError(f"found {len(symbols)} grid symbols; a puzzle has 16, 81, 256 or 625",
+                            path)
+    size = box * box
+    for char, number in symbols:
+        if digit_of(char, size) is None:
+            raise InstanceError(f"symbol {char!r} is not a digit of a {size}x{size} grid", path,
+                                number)
+    return Instance(box, tuple(digit_of(ch, size) or 0 for ch, _ in symbols), name)
+
+
+def _content(text: str) -> list[tuple[int, str]]:
+    return [(n, line) for n, line in enumerate(text.splitlines(), 1)
+            if line.strip() and not line.lstrip().startswith("#")]
+
+
+def parse_text(text: str, path: str | None = None) -> list[Instance]:
+    """Every puzzle of a file's text (line format, or one drawn grid)."""
+    return [puzzle for puzzle, _ in parse_with_solutions(text, path)]
+
+
+def parse_with_solutions(text: str, path: str | None = None
+                         ) -> list[tuple[Instance, Solution | None]]:
+    """Every puzzle of a file's text, each with the solution a ``# solution GRID`` comment line
+    right after it gives (as ``write_file`` writes a planted puzzle's secret), else None."""
+    content = _content(text)
+    if not content:
+        raise InstanceError("no puzzle in the file", path)
+    stem = Path(path).stem if path else "sudoku"
+    if grid_token(content[0][1]) is None:
+        return [(parse_drawn(text, stem, path), None)]
+    out: list[tuple[Instance, Solution | None]] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        words = line.split()
+        if len(words) == 3 and words[:2] == ["#", "solution"] and out and out[-1][1] is None:
+            try:
+                out[-1] = (out[-1][0], Solution.from_line(words[2]))
+            except InstanceError as exc:
+                raise InstanceError(exc.reason, path, number) from None
+            continue
+        if not words or line.lstrip().startswith("#"):
+            continue
+        try:
+            out.append((parse_line(line, f"{stem}#{len(out) + 1}"), None))
+        except InstanceError as exc:
+            raise InstanceError(exc.reason, path, number) from None
+    return out
+
+
+def read_file(path: str | Path) -> list[Generated]:
+    """Every puzzle of a file. A puzzle with a ``# solution`` line is known feasible (the line is
+    its secret); of the others nothing is promised."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InstanceError(f"cannot read: {exc}", str(path)) from None
+    out = []
+    for puzzle, secret in parse_with_solutions(text, str(path)):
+        feasible = True if secret is not None else None
+        out.append(Generated(puzzle, secret, feasible, {"box": puzzle.box, "clues": puzzle.clues},
+                             str(path)))
+    return out
+
+
+def sniff(path: str | Path) -> bool:
+    """Whether a file (of a suffix other families read too) looks like Sudoku puzzles."""
+    try:
+        text = Path(path).read_text()
+        parse_text(text, str(path))
+    except (OSError, UnicodeDecodeError, InstanceError):
+        return False
+    return True
+
+
+def write_file(path: str | Path, instance: Instance, secret: Solution | None = None) -> None:
+    """One puzzle a line; a known solution goes in a comment line after it."""
+    lines = [instance.to_line()]
+    if secret is not None:
+        lines.append(f"# solution {secret.to_line()}")
+    Path(path).write_text("\n".join(lines) + "\n")
+
+
+def read_solution(path: str | Path, instance: Instance) -> Solution:
+    """A solution grid (one line, drawn, or the JSON of ``cliffbench solve --json``)."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InstanceError(f"cannot read: {exc}", str(path)) from None
+    if text.lstrip().startswith("{"):
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise InstanceError(f"not valid JSON: {exc}", str(path)) from None
+        data = data.get("solution", data) if isinstance(data, dict) else data
+        if not isinstance(data, dict) or "grid" not in data:
+            raise InstanceError("JSON without a solution grid", str(path))
+        return Solution.from_json(data, instance)
+    (grid,) = parse_text(text, str(path))[:1]
+    return Solution(grid.box, grid.grid)

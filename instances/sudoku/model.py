@@ -1,0 +1,148 @@
+"""The Sudoku grid: one data structure, explained once.
+
+- A puzzle of box side ``box`` (2, 3, 4 or 5) has ``size = box * box`` digits, 1..size, and
+  ``size * size`` cells numbered row-major: ``cell = row * size + col``. Boxes are numbered the
+  same way: ``(row // box) * box + col // box``.
+- A grid is a tuple of ints, one per cell: 0 is a blank, 1..size a digit. A puzzle's grid holds
+  its clues; a solution's grid is complete (a partial one, with blanks, is legal if it keeps
+  every clue and repeats no digit in a unit).
+- As text, digits are the symbols ``123456789ABCDEFGHIJKLMNOP`` (the first ``size`` of them) and
+  a blank is ``.`` (``0`` is read as a blank too): 81 characters for a 9x9 puzzle, the format of
+  every Sudoku collection.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from instances.common import InstanceError, content_hash
+
+SYMBOLS = "123456789ABCDEFGHIJKLMNOP"
+BLANKS = ".0"
+BOXES = (2, 3, 4, 5)
+
+
+def box_of_length(ncells: int) -> int | None:
+    """The box side of a grid of ``ncells`` cells (16 -> 2, 81 -> 3, ...), None if none."""
+    for box in BOXES:
+        if box ** 4 == ncells:
+            return box
+    return None
+
+
+def symbol(digit: int) -> str:
+    return "." if digit == 0 else SYMBOLS[digit - 1]
+
+
+def digit_of(char: str, size: int) -> int | None:
+    """The digit a character stands for on a board of ``size`` digits (0 for a blank)."""
+    if char in BLANKS:
+        return 0
+    index = SYMBOLS.find(char.upper())
+    return index + 1 if 0 <= index < size else None
+
+
+def _checked_grid(box: int, grid: tuple[int, ...], what: str) -> tuple[int, ...]:
+    if box not in BOXES:
+        raise InstanceError(f"{what}: box side {box} is not one of {list(BOXES)}")
+    size = box * box
+    if len(grid) != size * size:
+        raise InstanceError(f"{what}: {len(grid)} cells, a box of {box} needs {size * size}")
+    grid = tuple(int(v) for v in grid)
+    bad = next((v for v in grid if not 0 <= v <= size), None)
+    if bad is not None:
+        raise InstanceError(f"{what}: value {bad} is outside 0..{size}")
+    return grid
+
+
+@dataclass(frozen=True)
+class Instance:
+    """A Sudoku puzzle: its box side and its clues. ``name`` is cosmetic, not part of the id."""
+
+    box: int
+    grid: tuple[int, ...]
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "grid", _checked_grid(self.box, self.grid, "sudoku puzzle"))
+
+    @property
+    def size(self) -> int:
+        return self.box * self.box
+
+    @property
+    def ncells(self) -> int:
+        return self.size * self.size
+
+    @property
+    def clues(self) -> int:
+        return sum(v != 0 for v in self.grid)
+
+    def grid_array(self) -> np.ndarray:
+        """The clues as a new flat int32 array (0 = blank), for solvers."""
+        return np.asarray(self.grid, dtype=np.int32)
+
+    def to_line(self) -> str:
+        return "".join(symbol(v) for v in self.grid)
+
+    def to_json(self) -> dict[str, Any]:
+        """The canonical serialisation (sent to workers, hashed for the id)."""
+        return {"family": "sudoku", "box": self.box, "grid": self.to_line(), "name": self.name}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Instance:
+        box = int(data["box"])
+        return cls(box, grid_of_line(str(data["grid"]), box), str(data.get("name", "")))
+
+    @property
+    def instance_id(self) -> str:
+        return content_hash({"family": "sudoku", "box": self.box, "grid": self.to_line()})
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A filled (or partly filled) grid of the same shape as its puzzle."""
+
+    box: int
+    grid: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "grid", _checked_grid(self.box, self.grid, "sudoku solution"))
+
+    @classmethod
+    def from_array(cls, box: int, values: Any) -> Solution:
+        return cls(box, tuple(int(v) for v in np.asarray(values).ravel()))
+
+    @classmethod
+    def from_line(cls, text: str) -> Solution:
+        box = box_of_length(len(text.strip()))
+        if box is None:
+            raise InstanceError(f"a solution line of {len(text.strip())} symbols is no grid")
+        return cls(box, grid_of_line(text.strip(), box))
+
+    def to_line(self) -> str:
+        return "".join(symbol(v) for v in self.grid)
+
+    def to_json(self, instance: Instance | None = None) -> dict[str, Any]:
+        return {"box": self.box, "grid": self.to_line()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], instance: Instance | None = None) -> Solution:
+        box = int(data.get("box", instance.box if instance is not None else 0))
+        return cls(box, grid_of_line(str(data["grid"]), box))
+
+
+def grid_of_line(text: str, box: int) -> tuple[int, ...]:
+    """The digits of a one-line grid of a known box side; a bad symbol names its position."""
+    size = box * box
+    digits = []
+    for position, char in enumerate(text, 1):
+        digit = digit_of(char, size)
+        if digit is None:
+            raise InstanceError(f"symbol {char!r} at position {position} is not a digit of a "
+                                f"{size}x{size} grid ({SYMBOLS[:size]}, or . / 0 for a blank)")
+        digits.append(digit)
+    return tuple(digits)

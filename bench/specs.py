@@ -2,6 +2,7 @@
 
     path/to/board.emp                  every instance in the file
     path/to/korf100.txt:7              the 7th (from 1)
+    path/to/top95.txt:1..20            the first 20
     edgematch/planted:n=12,hints=5,seed=3
     edgematch/planted:n=8..10,seed=1|2 ranges (a..b) and alternatives (a|b) expand to a grid
 
@@ -119,14 +120,16 @@ def family_of_file(path: Path) -> str:
     return readers[0]
 
 
-def read_refs(path: Path, index: int | None) -> list[InstanceRef]:
+def read_refs(path: Path, index: range | None) -> list[InstanceRef]:
+    """The instances of a file: all, or those of ``index`` (numbered from 1)."""
     family = family_of_file(path)
     loaded = instances.family(family).read_file(path)
     if index is not None:
-        if not 1 <= index <= len(loaded):
-            raise InstanceError(f"asks for instance {index}, the file has {len(loaded)}",
+        if not (1 <= index.start and index.stop - 1 <= len(loaded)):
+            asked = index.start if len(index) == 1 else f"{index.start}..{index.stop - 1}"
+            raise InstanceError(f"asks for instance {asked}, the file has {len(loaded)}",
                                 path=str(path))
-        return [InstanceRef(family, loaded[index - 1], f"{path}:{index}")]
+        return [InstanceRef(family, loaded[i - 1], f"{path}:{i}") for i in index]
     if len(loaded) == 1:
         return [InstanceRef(family, loaded[0], str(path))]
     return [InstanceRef(family, g, f"{path}:{i}") for i, g in enumerate(loaded, 1)]
@@ -149,9 +152,13 @@ def resolve(spec: str, data_dir: str | Path | None = None) -> list[InstanceRef]:
         return [generate(m.group("family"), m.group("gen"), dict(zip(names, c, strict=True)), spec)
                 for c in combos]
     index = None
-    m_index = re.fullmatch(r"(?P<path>.+):(?P<n>\d+)", spec)
+    m_index = re.fullmatch(r"(?P<path>.+):(?P<n>\d+)(?:\.\.(?P<m>\d+))?", spec)
     if m_index and not Path(spec).exists():
-        spec, index = m_index.group("path"), int(m_index.group("n"))
+        first = int(m_index.group("n"))
+        last = int(m_index.group("m") or first)
+        if last < first:
+            raise InstanceError(f"instance spec {spec!r}: the range {first}..{last} is empty")
+        spec, index = m_index.group("path"), range(first, last + 1)
     paths = sorted(glob.glob(spec)) if any(ch in spec for ch in "*?[") else [spec]
     if not paths:
         raise InstanceError(f"instance spec {spec!r} matches no file")

@@ -245,3 +245,15 @@ def test_gen_and_verify_on_the_command_line(tmp_path):
     solution.write_text(read_file(path)[0].secret.to_line() + "\n")
     proc = cliffbench("verify", str(path), str(solution), check=True)
     assert "status   solved" in proc.stdout
+
+
+def test_a_file_range_names_consecutive_puzzles(tmp_path):
+    path = tmp_path / "set.txt"
+    path.write_text("\n".join(PLANTED({"box": 2, "clues": 8}, s).instance.to_line()
+                              for s in range(1, 6)) + "\n")
+    refs = resolve(f"{path}:2..4")
+    assert [r.source for r in refs] == [f"{path}:2", f"{path}:3", f"{path}:4"]
+    with pytest.raises(InstanceError, match="asks for instance 4..6, the file has 5"):
+        resolve(f"{path}:4..6")
+    with pytest.raises(InstanceError, match="empty"):
+        resolve(f"{path}:3..2")

@@ -31,7 +31,7 @@ def main() -> None:
     parser.add_argument("--spec", default="edgematch/planted:n=8,hints=5,seed=1..{runs}")
     args = parser.parse_args()
     registry = load_solvers([str(PLUGIN)])
-    spec = registry["test-noop"]
+    spec = registry["edgematch/test-noop"]
     config = SolverConfig(spec, spec.defaults(), spec.name)
     refs = resolve(args.spec.format(runs=args.runs))
     tasks = [Task(run_key(config, r.instance_id, 0, 1, 10.0, 2000, 1), r, config, 0, 1, 10.0,

@@ -3,7 +3,8 @@
 The recipe, all of it from one ``random.Random`` per attempt (same params and seed, same puzzle on
 every machine):
 
-1. a full grid: the reference solver fills an empty board, trying digits in a random order;
+1. a full grid: the reference solver fills an empty board, trying digits in a random order
+   (``random.Random(seed)``);
 2. the cells in a random order; each cell's clue is removed if the puzzle still has exactly one
    solution, kept otherwise; stop when ``clues`` remain. If the pass ends first, the puzzle is
    minimal (no clue can go) and has more clues than asked: ``clues_reached`` says how many.
@@ -19,6 +20,7 @@ Parameters reach the results table as ``p_*`` columns, with ``clues_reached`` an
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any
 
 from instances import Generator
@@ -37,21 +39,50 @@ def full_grid(box: int, rng: random.Random) -> list[int]:
     return found.first
 
 
-def remove_clues(solution: list[int], box: int, target: int, rng: random.Random) -> list[int]:
-    """Clues removed in a random order while the solution stays unique, down to ``target``."""
-    grid = solution[:]
-    order = list(range(len(grid)))
-    rng.shuffle(order)
-    clues = len(grid)
-    for cell in order:
-        if clues <= target:
-            break
-        kept, grid[cell] = grid[cell], 0
-        if count_solutions(grid, box, limit=2).solutions == 1:
-            clues -= 1
-        else:
-            grid[cell] = kept
-    return grid
+class Removal:
+    """One attempt's grid and its clue removal, carried only as far as a target needs.
+
+    The decisions do not depend on the target, so one object serves every target of the same
+    (box, seed): a clue ladder or a search for difficulty pays each uniqueness check once.
+    """
+
+    def __init__(self, box: int, seed: int):
+        self.box = box
+        rng = random.Random(seed)
+        self.solution = full_grid(box, rng)
+        self.grid = self.solution[:]
+        self.order = list(range(len(self.grid)))
+        rng.shuffle(self.order)
+        self.next = 0
+        self.removed: list[int] = []
+
+    def down_to(self, target: int) -> list[int]:
+        """The puzzle with ``target`` clues, or the minimal one if no more clue can go."""
+        ncells = len(self.solution)
+        while ncells - len(self.removed) > target and self.next < len(self.order):
+            cell = self.order[self.next]
+            self.next += 1
+            kept, self.grid[cell] = self.grid[cell], 0
+            if count_solutions(self.grid, self.box, limit=2).solutions == 1:
+                self.removed.append(cell)
+            else:
+                self.grid[cell] = kept
+        grid = self.solution[:]
+        for cell in self.removed[:max(0, ncells - target)]:
+            grid[cell] = 0
+        return grid
+
+
+@lru_cache(maxsize=512)
+def removal(box: int, seed: int) -> Removal:
+    return Removal(box, seed)
+
+
+@lru_cache(maxsize=4096)
+def puzzle_at(box: int, seed: int, target: int) -> tuple[tuple[int, ...], int]:
+    """The puzzle of an attempt at a target, and the guesses the reference solver needs."""
+    grid = removal(box, seed).down_to(target)
+    return tuple(grid), count_solutions(grid, box, limit=2).guesses
 
 
 def make_planted(params: dict[str, Any], seed: int) -> Generated:
@@ -63,15 +94,13 @@ def make_planted(params: dict[str, Any], seed: int) -> Generated:
     if min_guesses < 0:
         raise InstanceError(f"sudoku/planted: min_guesses={min_guesses} is negative")
     for attempt in range(MAX_ATTEMPTS if min_guesses else 1):
-        rng = random.Random(seed + ATTEMPT_STRIDE * attempt)
-        solution = full_grid(box, rng)
-        grid = remove_clues(solution, box, target, rng)
-        guesses = count_solutions(grid, box, limit=2).guesses
+        grid, guesses = puzzle_at(box, seed + ATTEMPT_STRIDE * attempt, target)
         if guesses >= min_guesses:
             break
     else:
         raise InstanceError(f"sudoku/planted: no puzzle with clues={target} needed "
                             f"{min_guesses} guesses in {MAX_ATTEMPTS} attempts")
+    solution = removal(box, seed + ATTEMPT_STRIDE * attempt).solution
     clues = sum(v != 0 for v in grid)
     name = f"planted-b{box}-c{clues}-s{seed}"
     resolved = {"box": box, "clues": target, "min_guesses": min_guesses,

@@ -73,9 +73,10 @@ def cmd_list(args: argparse.Namespace) -> int:
         params = ", ".join(f"{k}={v}" for k, v in g["params"].items())
         print(f"  {g['name']:<22} {params}")
     print("solvers:")
-    for s in data["solvers"]:
+    width = max([16, *(len(s["name"]) for s in data["solvers"])])
+    for s in sorted(data["solvers"], key=lambda s: (s["family"], s["name"])):
         params = ", ".join(f"{k}={v}" for k, v in s["params"].items()) or "-"
-        print(f"  {s['name']:<16} {s['family']:<10} {s['paradigm']:<7} {s['backend']:<16} "
+        print(f"  {s['name']:<{width}} {s['family']:<10} {s['paradigm']:<7} {s['backend']:<16} "
               f"{params}")
     print("suites:")
     for s in data["suites"]:

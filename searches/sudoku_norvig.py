@@ -253,13 +253,19 @@ class NoPropagation(Backtracking):
         return "".join(d for d in self.layout.digits if d not in taken)
 
     def most_constrained(self, values: dict[int, str]) -> tuple[int, str] | None:
-        """MRV over the blank squares, candidates computed now; None when none is blank."""
-        blanks = [(len(c), s, c) for s in self.layout.squares if not values[s]
-                  for c in (self.candidates(values, s),)]
-        if not blanks:
-            return None
-        _, s, candidates = min(blanks)
-        return s, candidates
+        """MRV over the blank squares, candidates computed now; None when none is blank.
+
+        The scan stops at the first square with no candidate (a dead end: no later square can
+        be smaller, and ties go to the first square), so the choice is the one a full scan makes."""
+        best: tuple[int, str] | None = None
+        for s in self.layout.squares:
+            if not values[s]:
+                candidates = self.candidates(values, s)
+                if best is None or len(candidates) < len(best[1]):
+                    best = (s, candidates)
+                    if not candidates:
+                        break
+        return best
 
 
 # --- exercises: hidden singles and naked pairs over all units ---------------------------------

@@ -1,0 +1,209 @@
+"""``native``: the compiled sudoku solver. Strong deduction at every node, binary MRV branching,
+counting up to two solutions to prove uniqueness.
+
+What the tdoku benchmarks teach (t-dillon.github.io/tdoku): on hard puzzles the fast solvers
+differ first by how many guesses they need (tdoku 65 per puzzle on the forum's hardest, plain
+singles + MRV solvers 170-210) and only then by the cost of a node. So every node runs, to a
+fixpoint, naked and hidden singles, locked candidates (pointing and claiming, rows and
+columns) and tdoku's triads (a box-line segment holds exactly ``box`` digits: naked and hidden
+subsets on segments); the branch is a cell with the fewest candidates, ties going to the cell
+whose candidates touch the most near-solved peers (details in ``searches.sudoku_kernel``). And
+a node is cheap: bitsets, no allocation, a preallocated stack of states copied on each guess.
+Two kernels, in ``searches.sudoku_kernel``:
+
+- 9x9 (``fast9``, the default): one 27-bit word per (digit, band), JCZSolve's layout; locked
+  candidates are tdoku's band and stack *configurations* (a digit's 6 possible placements in a
+  band), by table look-up;
+- any box side 2..5 (and 9x9 with ``fast9=False``): one candidate bitmask per cell, a
+  propagation queue, hidden singles on the units that changed, locked candidates and subsets
+  over the box-line segments.
+
+Both reach the same fixpoint and take the same branches: the same guesses and nodes on every
+puzzle. ``deduction`` stops at ``singles`` or ``locked``, and ``branching="first"`` takes the
+first cell with the fewest candidates (plain MRV): ``deduction=singles, branching=first`` is
+the plain baseline of ``bench/perf/sudoku_native.py``. On the forum's hardest (1000 of them,
+counting to 2): 63.7 guesses per puzzle by default (tdoku: 65), 174 for the baseline; on the
+17-clue sample 0.40 (tdoku: 0.61).
+
+Counters: ``guesses`` = branching decisions as tdoku counts them (``num_guesses``): a guess
+``cell = v`` whose alternative is ``cell != v``, propagated in the parent state; so a cell
+tried out to its k-th value costs k - 1 guesses. ``nodes`` = states propagated (the root,
+each guess, each negation). ``solutions`` (with ``unique``) is 0, 1 or 2 when the count is
+complete. ``fast9`` = 1 when the 9x9 kernel ran.
+
+Budget: the search runs in chunks of nodes (numba cannot read the clock); between chunks the
+budget is checked, and a chunk is sized from the node rate measured so far so that it ends
+before the budget does. Stopped by the budget (or ``max_nodes``), the answer is ``unknown``:
+with the first grid and ``solutions_found`` = 1 when one was found but uniqueness was not
+proved yet (the encoders' rule: a count cut short never reads as "unique"). The clues are
+placed and propagated (the root node) before the first look at the clock. The search is
+deterministic: the seed is unused, and so is ``budget.cores`` (one thread).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from functools import cache
+
+import numba
+import numpy as np
+
+from bench.api import Budget, Outcome, Param, solver
+from instances.sudoku import Instance, Solution
+from searches import sudoku_kernel as kernel
+
+# Kept off the budget for building the answer, so the solver returns before the watchdog fires.
+MARGIN_S = 0.02
+FIRST_CHUNK = 2_000  # nodes of the first chunk, before the node rate is known
+CHUNK_S = 0.05  # seconds a chunk aims at once the rate is known
+BRANCHINGS = ("weighted", "first")
+
+
+@dataclass
+class Search:
+    """One counting search in progress: its kernel, its state arrays and its control vector."""
+
+    instance: Instance
+    fast9: bool
+    mode: int  # deduction level | FIRST_MRV
+    limit: int
+    state: np.ndarray
+    stack: np.ndarray
+    frames: np.ndarray
+    ctl: np.ndarray
+    out: np.ndarray
+    grid: np.ndarray
+    work: tuple[np.ndarray, ...] = ()  # the general kernel's scratch arrays and tables
+    feasible: bool = True  # False: the root propagation failed (no solution)
+
+    @classmethod
+    def start(cls, instance: Instance, limit: int, mode: int = kernel.SUBSETS,
+              fast9: bool = True) -> Search:
+        """Allocate everything (call ``root`` next)."""
+        grid = np.asarray(instance.grid, dtype=np.int64)
+        ncells = instance.ncells
+        ctl = np.zeros(kernel.CTL_SLOTS, dtype=np.int64)
+        ctl[kernel.C_NODES] = 1
+        out = np.zeros(ncells, dtype=np.int64)
+        fast9 = fast9 and instance.box == 3
+        if fast9:
+            state = np.zeros(kernel.WORK9, dtype=np.int64)
+            stack = np.zeros((ncells + 1, kernel.STATE9), dtype=np.int64)
+            frames = np.zeros(ncells + 1, dtype=np.int64)
+            return cls(instance, True, mode, limit, state, stack, frames, ctl, out, grid)
+        width = ncells + 3 * instance.size  # candidates, then each unit's placed digits
+        state = np.zeros(width, dtype=np.int64)
+        stack = np.zeros((ncells + 1, width), dtype=np.int64)
+        frames = np.zeros(ncells + 1, dtype=np.int64)
+        work = kernel.general_scratch(instance.box) + kernel.general_tables(instance.box)
+        return cls(instance, False, mode, limit, state, stack, frames, ctl, out, grid, work)
+
+    def root(self) -> Search:
+        """Place the clues and propagate: the root node (``feasible`` False if it fails)."""
+        if self.fast9:
+            self.feasible = bool(kernel.init9(self.grid, self.state, self.mode & 3))
+        else:
+            self.feasible = bool(kernel.init_general(self.grid, self.state, *self.work,
+                                                     self.mode & 3))
+        return self
+
+    def run(self, nodes: int) -> int:
+        """Search ``nodes`` more nodes at most; PAUSED or DONE."""
+        if not self.feasible:
+            return kernel.DONE
+        cap = self.nodes + nodes
+        if self.fast9:
+            return int(kernel.search9(self.state, self.stack, self.frames, self.ctl,
+                                      self.limit, cap, self.mode, self.out))
+        return int(kernel.search_general(self.state, self.stack, self.frames, self.ctl,
+                                         self.limit, cap, *self.work, self.mode, self.out))
+
+    @property
+    def nodes(self) -> int:
+        return int(self.ctl[kernel.C_NODES])
+
+    @property
+    def guesses(self) -> int:
+        return int(self.ctl[kernel.C_GUESSES])
+
+    @property
+    def solutions(self) -> int:
+        return int(self.ctl[kernel.C_SOLUTIONS])
+
+    def first(self) -> Solution:
+        return Solution(self.instance.box, tuple(self.out.tolist()))
+
+
+def drive(search: Search, budget: Budget, max_nodes: int) -> int:
+    """Run chunks until the search is done, ``max_nodes`` (0 = no limit) or the budget ends."""
+    rate = 0.0
+    status = kernel.PAUSED
+    while status == kernel.PAUSED:
+        remaining = budget.remaining() - MARGIN_S
+        size = FIRST_CHUNK if rate == 0 else max(100, int(rate * min(CHUNK_S, remaining)))
+        if max_nodes:
+            size = min(size, max_nodes - search.nodes)
+        if remaining <= 0 or size <= 0:
+            break
+        before, t = search.nodes, time.perf_counter()
+        status = search.run(size)
+        rate = (search.nodes - before) / max(time.perf_counter() - t, 1e-6)
+    return status
+
+
+@cache
+def _tiny_puzzles() -> tuple[Instance, ...]:
+    return (Instance(2, (1, 0, 0, 4) + (0,) * 12),
+            Instance(3, tuple(int(c) for c in "1" + "0" * 80)))
+
+
+def prepare() -> None:
+    """Compile (or load from numba's cache) both kernels once per worker, on tiny puzzles."""
+    for instance in _tiny_puzzles():
+        for mode in (kernel.SUBSETS, kernel.SINGLES | kernel.FIRST_MRV):
+            Search.start(instance, 2, mode).root().run(100)
+    for box in (2, 3, 4, 5):
+        kernel.general_tables(box)
+
+
+PARAMS = [
+    Param("unique", True, "count up to 2 solutions (proves uniqueness); False: stop at the first"),
+    Param("deduction", "subsets", "singles (naked, hidden), locked (+ pointing, claiming) or "
+          "subsets (+ tdoku's triads: segment naked/hidden subsets)", choices=kernel.LEVELS),
+    Param("branching", "weighted", "weighted: fewest candidates, then the cell touching the most "
+          "near-solved peers; first: the first cell with the fewest (plain MRV)",
+          choices=BRANCHINGS),
+    Param("fast9", True, "9x9 puzzles on the band-word kernel (False: the per-cell kernel)"),
+    Param("max_nodes", 0, "stop after this many nodes (0 = only the time budget)", min=0),
+]
+
+
+@solver("native", family="sudoku", paradigm="native", backend=f"numba-{numba.__version__}",
+        params=PARAMS, prepare=prepare)
+def solve(instance: Instance, budget: Budget, seed: int, unique: bool = True,
+          deduction: str = "subsets", branching: str = "weighted", fast9: bool = True,
+          max_nodes: int = 0) -> Outcome:
+    """Bitsets; singles, locked candidates, triads; binary weighted-MRV search counting to 2."""
+    t0 = time.perf_counter()
+    mode = kernel.LEVELS.index(deduction) | (kernel.FIRST_MRV if branching == "first" else 0)
+    search = Search.start(instance, 2 if unique else 1, mode, fast9)
+    t_encode = time.perf_counter() - t0
+    status = drive(search.root(), budget, max_nodes)
+    t_solve = time.perf_counter() - t0 - t_encode
+    counters: dict[str, float] = {"nodes": search.nodes, "guesses": search.guesses,
+                                  "fast9": int(search.fast9)}
+    done = status == kernel.DONE
+    found = search.solutions
+    board = search.first() if found else None
+    if done and found == 0:
+        claim = "infeasible"
+    elif found and (done or not unique):
+        claim = "solved"
+    else:
+        claim = "unknown"
+    if unique and done:
+        counters["solutions"] = found
+    elif unique and found:
+        counters["solutions_found"] = found
+    return Outcome(claim, solution=board, counters=counters, t_encode=t_encode, t_solve=t_solve)

@@ -157,9 +157,10 @@ def _varying_params(rows: pd.DataFrame, params: list[str]) -> list[str]:
 def config_labels(df: pd.DataFrame) -> pd.Series:
     """Label each row with its config: the solver name, plus ``[k=v,...]`` for swept params.
 
-    Only the ``s_*`` columns that differ between rows of the same solver appear, sorted by name,
-    so that a solver run with one parameter set keeps its plain name and labels are stable
-    whatever order the runs finished in.
+    Only the ``s_*`` columns that differ between rows of the same solver of the same family
+    appear (``sat`` of edge matching and ``sat`` of Sudoku have different parameters, which is
+    no reason to label either), sorted by name, so that a solver run with one parameter set
+    keeps its plain name and labels are stable whatever order the runs finished in.
     """
     if "solver" not in df.columns or df.empty:
         return pd.Series("", index=df.index, dtype="string")
@@ -170,7 +171,9 @@ def config_labels(df: pd.DataFrame) -> pd.Series:
     if "cores" in frame.columns:  # runs at different core counts are different configs
         frame = frame.assign(**{f"{PARAM_PREFIX_SOLVER}cores": frame["cores"]})
         params.append(f"{PARAM_PREFIX_SOLVER}cores")
-    for name, rows in frame.groupby(solvers, sort=False):
+    families = (frame["family"].astype("string").fillna("") if "family" in frame.columns
+                else pd.Series("", index=frame.index, dtype="string"))
+    for (_, name), rows in frame.groupby([families, solvers], sort=False):
         varying = _varying_params(rows, params)
         label = pd.Series(name, index=rows.index, dtype="string")
         if varying:

@@ -183,6 +183,16 @@ def test_a_param_unset_on_some_rows_shows_as_na():
     assert config_labels(pd.DataFrame(rows)).tolist() == ["dfs[k=3]", "dfs[k=NA]"]
 
 
+def test_one_name_in_two_families_is_labelled_per_family():
+    """``sat`` of edge matching and ``sat`` of Sudoku have other parameters: no label for that;
+    a parameter swept within one family still shows."""
+    rows = [run("sat", 0, 0, "solved", 1.0, family="edgematch", s_matching="seams"),
+            run("sat", 0, 0, "solved", 1.0, family="sudoku", s_encoding="extended"),
+            run("sat", 0, 1, "solved", 1.0, family="sudoku", s_encoding="minimal")]
+    assert config_labels(pd.DataFrame(rows)).tolist() == [
+        "sat", "sat[encoding=extended]", "sat[encoding=minimal]"]
+
+
 def test_runs_at_different_core_counts_are_different_configs():
     rows = [run("cpsat", 0, 0, "solved", 1.0, cores=1), run("cpsat", 0, 0, "solved", 0.6, cores=2),
             run("dfs", 0, 0, "solved", 1.0, cores=1)]

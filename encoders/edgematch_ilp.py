@@ -1,7 +1,7 @@
 """Edge matching as a 0-1 integer program, solved by HiGHS (highspy) or by CBC (PuLP).
 
-One model builder, two backends, so the two MIP solvers answer the very same rows and columns
-(and ``cliffbench export --to mps|lp`` writes that model). Its shape:
+One model builder, two backends (``encoders.ilp_backends``), so the two MIP solvers answer the
+very same rows and columns (and ``cliffbench export --to mps|lp`` writes that model). Its shape:
 
 - **Placements.** A binary ``x[cell, piece, rot]`` per frame-legal orientation (grey exactly on
   the cell's outer sides), a symmetric piece's repeated looks once; a hinted cell keeps only its
@@ -45,24 +45,17 @@ is a proof: relative gap 0, absolute gap 0.999); otherwise ``unknown`` with the 
 board, whose score the harness records. A cell or piece left with no placement at all is
 ``infeasible`` before any solver runs (``counters["empty_rows"]``).
 
-Backends. ``ilp-highs`` passes the model to HiGHS as CSR arrays, with ``time_limit`` =
-``budget.remaining()``, ``threads`` = ``budget.cores``, ``random_seed`` = the run's seed, and a
-MIP interrupt callback at the deadline; in score mode an improving-solution callback records
-``score_trace``. ``ilp-cbc`` builds a PuLP problem and runs PuLP's bundled CBC as a subprocess
-with ``-sec`` = what is left after PuLP's file writing and reading (estimated, ``PULP_IO``).
-Neither solver looks at the clock everywhere: in root processing HiGHS overran a 2.45 s limit
-by 0.6 s (7x7, score mode) and CBC a 0.53 s limit by 2.7 s (8x8, feasibility; CBC's pump and
-heuristics on the zero objective), both measured under load. There the runner's kill (the
-worker's process group, CBC included, at the budget plus its grace) is the limit, and the row
-says ``timeout``; CBC ignores SIGINT meanwhile, so it cannot be asked to stop early and keep
-its incumbent. CBC's work counters and the score-mode trace
-are read back from CBC's log, which PuLP writes to a file: nodes ("Enumerated nodes"), best
-bound, gap, and "Integer solution of ... (T seconds)" lines (CBC's clock starts after PuLP has
-written the MPS file; the trace is shifted by that start, estimated from CBC's total wall time).
-With one core CBC runs serially (``threads`` unset): CBC's ``threads 1`` is its parallel
-tree search with one worker thread, a different algorithm. PuLP >= 3.3 warns that
-``PULP_CBC_CMD`` and direct ``LpVariable`` construction go away in PuLP 4.0; those warnings are
-silenced here.
+Backends: how each is driven and held to the budget is ``encoders.ilp_backends``'s. In score
+mode HiGHS's improving-solution callback records ``score_trace``. Neither solver looks at the
+clock everywhere: in root processing HiGHS overran a 2.45 s limit by 0.6 s (7x7, score mode)
+and CBC a 0.53 s limit by 2.7 s (8x8, feasibility; CBC's pump and heuristics on the zero
+objective), both measured under load. There the runner's kill (the worker's process group, CBC
+included, at the budget plus its grace) is the limit, and the row says ``timeout``; CBC ignores
+SIGINT meanwhile, so it cannot be asked to stop early and keep its incumbent. CBC's work
+counters and the score-mode trace are read back from CBC's log, which PuLP writes to a file:
+nodes ("Enumerated nodes"), best bound, gap, and "Integer solution of ... (T seconds)" lines
+(CBC's clock starts after PuLP has written the MPS file; the trace is shifted by that start,
+estimated from CBC's total wall time).
 
 Piece indices are the instance's 0..P-1; rotations follow ``instances.edgematch.model`` (after
 ``rot`` clockwise quarter turns side ``s`` shows listed edge ``(s - rot) % 4``); joins are
@@ -72,23 +65,17 @@ vertical ones). Column names in exports: ``x_CELL_PIECE_ROT``, ``y_JOIN_COLOUR``
 
 from __future__ import annotations
 
-import contextlib
-import os
-import re
-import shutil
-import tempfile
 import time
-import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-import highspy
 import numpy as np
 import pulp
 
 from bench.api import Budget, Outcome, Param, solver
+from encoders import ilp_backends as backends
 from encoders.edgematch_placements import (
     Join,
     cell_placements,
@@ -96,20 +83,15 @@ from encoders.edgematch_placements import (
     interior_joins,
     join_domains,
 )
+from encoders.ilp_backends import HIGHS_VERSION, INF, PULP_IO, Program, parse_cbc_log
 from instances.edgematch.model import Instance, Solution
 
 MAXIMIZE = ("none", "joins")
-HIGHS_VERSION = (f"{highspy.HIGHS_VERSION_MAJOR}.{highspy.HIGHS_VERSION_MINOR}."
-                 f"{highspy.HIGHS_VERSION_PATCH}")
-# Kept off the budget for reading the answer back, so the solver stops before the watchdog.
-MARGIN_S = 0.05
-# The objective counts joins, an integer: a gap below 1 proves the incumbent optimal.
+# The objective counts joins, an integer: a gap below 1 proves the incumbent optimal. Both
+# solvers are told so, each in its own option names.
 ABS_GAP = 0.999
-# CBC's clock starts after PuLP has written the MPS file, and PuLP reads the answer back after
-# it stops. Both cost about 1.3-2 times building the PuLP problem (12x12, 26 colours: build
-# 0.5-0.75 s, writeMPS 0.8-1.0 s), so that much is kept off CBC's time limit.
-PULP_IO = 2.0
-INF = float("inf")
+HIGHS_GAPS = {"mip_rel_gap": 0.0, "mip_abs_gap": ABS_GAP}
+CBC_GAPS = {"gapRel": 0.0, "gapAbs": ABS_GAP}
 
 
 # --- the model --------------------------------------------------------------------------------
@@ -133,45 +115,23 @@ class CellOptions:
         return self.first + index
 
 
-@dataclass
-class Model:
-    """A 0-1 program in backend-neutral arrays (rows in CSR), and what its columns mean:
-    column ``i < len(placements)`` is placement ``placements[i]`` = (cell, piece, rot); the
-    rest are seam colours ``seams[i - len(placements)]`` = (join, colour)."""
+@dataclass(kw_only=True)
+class Model(Program):
+    """The 0-1 program of a board, and what its columns mean: column ``i < len(placements)`` is
+    placement ``placements[i]`` = (cell, piece, rot); the rest are seam colours
+    ``seams[i - len(placements)]`` = (join, colour)."""
 
-    maximize: bool
-    col_lower: np.ndarray
-    col_upper: np.ndarray
-    cost: np.ndarray
-    col_names: list[str]
-    row_lower: np.ndarray
-    row_upper: np.ndarray
-    row_names: list[str]
-    starts: np.ndarray
-    index: np.ndarray
-    value: np.ndarray
+    NAME: ClassVar[str] = "edgematch"
+    TITLE: ClassVar[str] = "edge-matching"
+    OBJECTIVE: ClassVar[str] = "joins"
+
     placements: list[tuple[int, int, int]]
     seams: list[tuple[int, int]]
     empty_rows: list[str] = field(default_factory=list)
 
-    @property
-    def ncols(self) -> int:
-        return len(self.cost)
-
-    @property
-    def nrows(self) -> int:
-        return len(self.row_lower)
-
-    @property
-    def nnz(self) -> int:
-        return len(self.index)
-
-    def rows(self) -> Iterator[tuple[str, np.ndarray, np.ndarray, float, float]]:
-        """(name, columns, coefficients, lower, upper) per row, for row-by-row backends."""
-        for r in range(self.nrows):
-            lo, hi = self.starts[r], self.starts[r + 1]
-            yield (self.row_names[r], self.index[lo:hi], self.value[lo:hi],
-                   float(self.row_lower[r]), float(self.row_upper[r]))
+    def counters(self) -> dict[str, float]:
+        return {**super().counters(), "placements": len(self.placements),
+                "seam_vars": len(self.seams)}
 
 
 def concat(parts: list[np.ndarray], dtype: Any) -> np.ndarray:
@@ -213,12 +173,14 @@ class Builder:
                seams: list[tuple[int, int]]) -> Model:
         lengths = [len(i) for i in self.index]
         empty = [name for name, n in zip(self.row_names, lengths, strict=True) if n == 0]
-        return Model(maximize, np.asarray(self.lower), np.asarray(self.upper),
-                     np.asarray(self.cost), self.col_names, np.asarray(self.row_lower),
-                     np.asarray(self.row_upper), self.row_names,
-                     np.concatenate([[0], np.cumsum(lengths, dtype=np.int64)]).astype(np.int32),
-                     concat(self.index, np.int32), concat(self.value, np.float64),
-                     placements, seams, empty)
+        return Model(maximize=maximize, col_lower=np.asarray(self.lower),
+                     col_upper=np.asarray(self.upper), cost=np.asarray(self.cost),
+                     col_names=self.col_names, row_lower=np.asarray(self.row_lower),
+                     row_upper=np.asarray(self.row_upper), row_names=self.row_names,
+                     starts=np.concatenate([[0], np.cumsum(lengths, dtype=np.int64)])
+                     .astype(np.int32),
+                     index=concat(self.index, np.int32), value=concat(self.value, np.float64),
+                     placements=placements, seams=seams, empty_rows=empty)
 
 
 def cell_options(instance: Instance) -> list[CellOptions]:
@@ -331,59 +293,7 @@ def decode(instance: Instance, model: Model, values: np.ndarray) -> Solution:
     return Solution(instance.rows, instance.cols, tuple(cells))
 
 
-def model_counters(model: Model) -> dict[str, float]:
-    return {"rows": model.nrows, "columns": model.ncols, "nonzeros": model.nnz,
-            "placements": len(model.placements), "seam_vars": len(model.seams)}
-
-
 # --- HiGHS ------------------------------------------------------------------------------------
-
-
-def to_highs(model: Model, names: bool = False) -> Any:
-    """A silent Highs holding the model (names only when it is going to be written)."""
-    lp = highspy.HighsLp()
-    lp.num_col_, lp.num_row_ = model.ncols, model.nrows
-    lp.col_cost_, lp.col_lower_, lp.col_upper_ = model.cost, model.col_lower, model.col_upper
-    lp.row_lower_, lp.row_upper_ = model.row_lower, model.row_upper
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
-    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = model.ncols, model.nrows
-    lp.a_matrix_.start_, lp.a_matrix_.index_ = model.starts, model.index
-    lp.a_matrix_.value_ = model.value
-    lp.integrality_ = [highspy.HighsVarType.kInteger] * model.ncols
-    lp.sense_ = highspy.ObjSense.kMaximize if model.maximize else highspy.ObjSense.kMinimize
-    if names:
-        lp.col_names_, lp.row_names_ = model.col_names, model.row_names
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
-    status = h.passModel(lp)
-    if status == highspy.HighsStatus.kError:
-        raise RuntimeError("HiGHS rejected the edge-matching model")
-    return h
-
-
-def configure_highs(h: Any, limit: float, cores: int, seed: int, log: bool) -> None:
-    """Pass the budget on. HiGHS sizes one process-wide thread pool when it first solves and
-    refuses a later run asking for another size, so the pool is reset first (a worker may
-    run budgets of different cores)."""
-    highspy.Highs.resetGlobalScheduler(True)
-    for name, value in (("time_limit", float(limit)), ("threads", int(cores)),
-                        ("random_seed", int(seed) % (2**31)), ("mip_rel_gap", 0.0),
-                        ("mip_abs_gap", ABS_GAP), ("output_flag", bool(log))):
-        h.setOptionValue(name, value)
-
-
-def stop_at(h: Any, deadline: float) -> None:
-    """Interrupt the MIP at its next interrupt callback after ``deadline``
-    (``time.monotonic()``), incumbent kept. HiGHS checks ``time_limit`` only now and then:
-    on a 7x7 score model the callback came 13 times in 2 s (stopping a 2.0 s run at 2.04 s)
-    but neither it nor ``time_limit`` fired inside one 0.9 s root LP re-solve, so a run can
-    still overrun by about one such solve (the runner's kill is the backstop)."""
-
-    def check(event: Any) -> None:
-        if time.monotonic() >= deadline:
-            event.interrupt()
-
-    h.cbMipInterrupt.subscribe(check)
 
 
 def watch_incumbents(h: Any, t0: float, trace: list[tuple[float, float]]) -> None:
@@ -396,25 +306,20 @@ def watch_incumbents(h: Any, t0: float, trace: list[tuple[float, float]]) -> Non
 
 
 def highs_claim(h: Any, model: Model) -> str:
-    """HiGHS's model status as a claim (a bounded 0-1 program is never unbounded, so
-    'unbounded or infeasible' is infeasible); a model or solver error is a bug and raises."""
-    ms, S = h.getModelStatus(), highspy.HighsModelStatus
-    has_solution = h.getInfo().primal_solution_status == highspy.kSolutionStatusFeasible
-    if ms in (S.kOptimal, S.kModelEmpty):
-        return "optimal" if model.maximize else "solved"
-    if ms in (S.kInfeasible, S.kUnboundedOrInfeasible):
-        return "infeasible"
-    if ms in (S.kLoadError, S.kModelError, S.kPresolveError, S.kSolveError, S.kPostsolveError):
-        raise RuntimeError(f"HiGHS failed on the edge-matching model: {h.modelStatusToString(ms)}")
-    return "solved" if has_solution and not model.maximize else "unknown"
+    """HiGHS's model status as a claim (``highs_proof``): without a proof, an incumbent is a
+    solved board in the feasibility model, and ``unknown`` in score mode."""
+    found = backends.has_point(h)
+    proof = backends.highs_proof(h, model)
+    if proof is not None:
+        return ("optimal" if model.maximize else "solved") if proof else "infeasible"
+    return "solved" if found and not model.maximize else "unknown"
 
 
 def highs_outcome(h: Any, instance: Instance, model: Model) -> Outcome:
     """Claim, board, objective and work counters after a HiGHS run."""
     info = h.getInfo()
     out = Outcome(highs_claim(h, model))
-    if info.primal_solution_status == highspy.kSolutionStatusFeasible \
-            and out.status != "infeasible":
+    if backends.has_point(h) and out.status != "infeasible":
         out.solution = decode(instance, model, np.asarray(h.getSolution().col_value))
         if model.maximize:
             out.objective = float(info.objective_function_value)
@@ -429,99 +334,10 @@ def highs_outcome(h: Any, instance: Instance, model: Model) -> Outcome:
 
 def prepare_highs() -> None:
     """Load HiGHS (its banner prints here, once per process) and solve a 2x2 board."""
-    h = to_highs(build(tiny_instance(), "joins"))
-    configure_highs(h, 10.0, 1, 0, False)
-    h.run()
+    backends.warm_highs(build(tiny_instance(), "joins"), **HIGHS_GAPS)
 
 
 # --- CBC through PuLP -------------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def quiet_pulp() -> Iterator[None]:
-    """PuLP >= 3.3 warns (DeprecationWarning) on APIs it drops in 4.0; they work until then."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        yield
-
-
-def to_pulp(model: Model) -> tuple[Any, list[Any]]:
-    """A PuLP problem of the model and its variables (column order)."""
-    with quiet_pulp():
-        prob = pulp.LpProblem("edgematch", pulp.LpMaximize if model.maximize
-                              else pulp.LpMinimize)
-        xs = [pulp.LpVariable(name, lo, hi, cat=pulp.LpInteger) for name, lo, hi in
-              zip(model.col_names, model.col_lower.tolist(), model.col_upper.tolist(),
-                  strict=True)]
-        prob += pulp.LpAffineExpression([(xs[i], c) for i, c in
-                                         enumerate(model.cost.tolist()) if c]), "joins"
-        for name, cols, coefs, lo, hi in model.rows():
-            expr = pulp.LpAffineExpression([(xs[i], c) for i, c in
-                                            zip(cols.tolist(), coefs.tolist(), strict=True)])
-            sense, rhs = ((pulp.LpConstraintEQ, lo) if lo == hi else
-                          (pulp.LpConstraintLE, hi) if lo == -INF else (pulp.LpConstraintGE, lo))
-            prob += pulp.LpConstraint(expr, sense, name, rhs)
-    return prob, xs
-
-
-def cbc_command(limit: float, cores: int, seed: int, log_path: str) -> Any:
-    """PuLP's bundled CBC, held to the budget; serial with one core (see the module doc)."""
-    with quiet_pulp():
-        return pulp.PULP_CBC_CMD(msg=False, timeLimit=limit,
-                                 threads=cores if cores > 1 else None, gapRel=0.0,
-                                 gapAbs=ABS_GAP, logPath=log_path,
-                                 options=[f"randomCbcSeed {int(seed) % (2**31)}"])
-
-
-FLOAT = r"(-?[\d.]+(?:e[-+]?\d+)?)"
-CBC_FIELDS = {"nodes": r"Enumerated nodes:\s+" + FLOAT,
-              "cbc_objective": r"Objective value:\s+" + FLOAT,
-              "best_bound": r"(?:Lower|Upper) bound:\s+" + FLOAT,
-              "iterations": r"Total iterations:\s+" + FLOAT,
-              "cbc_wall": r"Time \(Wallclock seconds\):\s+" + FLOAT}
-CBC_INCUMBENT = re.compile(r"Integer solution of " + FLOAT + r" found.*?\(" + FLOAT
-                           + r" seconds\)")
-
-
-def parse_cbc_log(text: str, maximize: bool) -> tuple[dict[str, float], list[tuple[float, float]]]:
-    """Counters from CBC's closing summary, and (CBC seconds, objective) of each incumbent.
-
-    The summary speaks the model's sense ("Objective value", and "Upper bound" when
-    maximizing, "Lower bound" when minimizing; no bound line once optimal). With ``-max`` CBC
-    minimizes the negated objective, so its "Integer solution of -58" lines are turned back.
-    CBC's own "Gap" is (objective - bound) / bound with a sign; ``gap`` here is HiGHS's
-    definition, |bound - objective| / max(1, |objective|), so the two backends compare."""
-    counters = {}
-    for name, pattern in CBC_FIELDS.items():
-        found = re.search(pattern, text)
-        if found:
-            counters[name] = float(found.group(1))
-    if "cbc_objective" in counters:
-        counters.setdefault("best_bound", counters["cbc_objective"])
-        counters["gap"] = (abs(counters["best_bound"] - counters["cbc_objective"])
-                           / max(1.0, abs(counters["cbc_objective"])))
-    sign = -1.0 if maximize else 1.0
-    trace = [(float(t), sign * float(v)) for v, t in CBC_INCUMBENT.findall(text)]
-    return counters, trace
-
-
-def run_cbc(prob: Any, limit: float, cores: int, seed: int, log: bool
-            ) -> tuple[dict[str, float], list[tuple[float, float]], float]:
-    """Solve with CBC; returns its log's counters and incumbents, and the wall seconds the
-    whole call took (PuLP writing the MPS file, CBC, PuLP reading the answer)."""
-    folder = tempfile.mkdtemp(prefix="cliffbench-cbc-")
-    try:
-        log_path = os.path.join(folder, "cbc.log")
-        start = time.perf_counter()
-        with quiet_pulp():
-            prob.solve(cbc_command(limit, cores, seed, log_path))
-        took = time.perf_counter() - start
-        text = Path(log_path).read_text(errors="replace") if os.path.exists(log_path) else ""
-        if log:
-            print(text)
-        return *parse_cbc_log(text, prob.sense == pulp.LpMaximize), took
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def cbc_claim(prob: Any, maximize: bool) -> str:
@@ -540,8 +356,7 @@ def cbc_outcome(prob: Any, xs: list[Any], instance: Instance, model: Model,
                 counters: dict[str, float]) -> Outcome:
     """Claim, board, objective and counters after a CBC run."""
     out = Outcome(cbc_claim(prob, model.maximize))
-    found = prob.sol_status in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible)
-    if found and out.status != "infeasible":
+    if backends.cbc_found(prob) and out.status != "infeasible":
         values = np.asarray([x.varValue or 0.0 for x in xs[:len(model.placements)]])
         out.solution = decode(instance, model, values)
         if model.maximize:
@@ -552,11 +367,7 @@ def cbc_outcome(prob: Any, xs: list[Any], instance: Instance, model: Model,
 
 def prepare_cbc() -> None:
     """Check that PuLP's bundled CBC runs, on a 2x2 board."""
-    with quiet_pulp():
-        if not pulp.PULP_CBC_CMD().available():
-            raise RuntimeError("PuLP's bundled CBC is not available on this machine")
-    prob, _ = to_pulp(build(tiny_instance(), "joins"))
-    run_cbc(prob, 10.0, 1, 0, False)
+    backends.warm_cbc(build(tiny_instance(), "joins"), **CBC_GAPS)
 
 
 # --- the solvers ------------------------------------------------------------------------------
@@ -565,11 +376,6 @@ def prepare_cbc() -> None:
 def tiny_instance() -> Instance:
     """A 2x2 board (four copies of one corner piece) for ``prepare``."""
     return Instance(rows=2, cols=2, colors=1, pieces=((0, 1, 1, 0),) * 4)
-
-
-def time_limit(budget: Budget) -> float:
-    """What is left of the budget, minus a margin that shrinks with tiny budgets."""
-    return budget.remaining() - min(MARGIN_S, 0.05 * budget.wall_s)
 
 
 def settle(out: Outcome, instance: Instance) -> Outcome:
@@ -581,14 +387,6 @@ def settle(out: Outcome, instance: Instance) -> Outcome:
     return out
 
 
-def sized(out: Outcome, model: Model, t_encode: float, t_solve: float) -> Outcome:
-    """Model size and the encode/solve split into ``out`` (model counters first)."""
-    out.counters = {**model_counters(model), **out.counters}
-    out.model_vars, out.model_constraints = model.ncols, model.nrows
-    out.t_encode, out.t_solve = t_encode, t_solve
-    return out
-
-
 def trivial(model: Model, budget: Budget) -> Outcome | None:
     """The answer when no solver is needed: a row with no placement at all (a cell or piece
     nothing fits) proves infeasibility; no time left is unknown."""
@@ -596,7 +394,7 @@ def trivial(model: Model, budget: Budget) -> Outcome | None:
         out = Outcome("infeasible")
         out.counters["empty_rows"] = float(len(model.empty_rows))
         return out
-    if time_limit(budget) <= 0:
+    if backends.time_limit(budget) <= 0:
         return Outcome("unknown")
     return None
 
@@ -608,7 +406,7 @@ def build_or_answer(instance: Instance, maximize: str, budget: Budget
     model = build(instance, maximize)
     early = trivial(model, budget)
     if early is not None:
-        early = sized(early, model, time.perf_counter() - t0, 0.0)
+        early = backends.sized(early, model, time.perf_counter() - t0, 0.0)
     return t0, model, early
 
 
@@ -619,31 +417,17 @@ PARAMS = [
 ]
 
 
-def write_model(instance: Instance, path: Path | str, suffix: str, maximize: str) -> None:
-    """Write the model through HiGHS, which picks the format by the file name's suffix: it
-    writes to a temporary ``.mps``/``.lp`` name and the file is moved to ``path``."""
-    h = to_highs(build(instance, maximize), names=True)
-    folder = tempfile.mkdtemp(prefix="cliffbench-ilp-")
-    try:
-        tmp = os.path.join(folder, f"model{suffix}")
-        if h.writeModel(tmp) == highspy.HighsStatus.kError:
-            raise RuntimeError(f"HiGHS could not write {suffix} to {path}")
-        shutil.move(tmp, str(path))
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-
-
 def write_mps(instance: Instance, path: Path | str, maximize: str = "none",
               **_solver_only: Any) -> None:
     """``cliffbench export INSTANCE --to mps FILE``: the model (feasibility, or score mode with
     ``-p maximize=joins``) as free MPS, columns named ``x_CELL_PIECE_ROT`` / ``y_JOIN_COLOUR``."""
-    write_model(instance, path, ".mps", maximize)
+    backends.write_model(build(instance, maximize), path, ".mps")
 
 
 def write_lp(instance: Instance, path: Path | str, maximize: str = "none",
              **_solver_only: Any) -> None:
     """``cliffbench export INSTANCE --to lp FILE``: the same model in CPLEX LP format."""
-    write_model(instance, path, ".lp", maximize)
+    backends.write_model(build(instance, maximize), path, ".lp")
 
 
 EXPORTS: dict[str, Callable[..., None]] = {"mps": write_mps, "lp": write_lp}
@@ -657,10 +441,10 @@ def solve_highs(instance: Instance, budget: Budget, seed: int, maximize: str = "
     t0, model, early = build_or_answer(instance, maximize, budget)
     if early is not None:
         return early
-    h = to_highs(model)
-    limit = time_limit(budget)
-    configure_highs(h, limit, budget.cores, seed or 0, log)
-    stop_at(h, time.monotonic() + limit)
+    h = backends.to_highs(model)
+    limit = backends.time_limit(budget)
+    backends.configure_highs(h, limit, budget.cores, seed or 0, log, **HIGHS_GAPS)
+    backends.stop_at(h, time.monotonic() + limit)
     trace: list[tuple[float, float]] = []
     if model.maximize:
         watch_incumbents(h, t0, trace)
@@ -668,7 +452,7 @@ def solve_highs(instance: Instance, budget: Budget, seed: int, maximize: str = "
     h.run()
     out = settle(highs_outcome(h, instance, model), instance)
     out.score_trace = trace
-    return sized(out, model, t_encode, time.perf_counter() - t0 - t_encode)
+    return backends.sized(out, model, t_encode, time.perf_counter() - t0 - t_encode)
 
 
 @solver("ilp-cbc", family="edgematch", paradigm="ilp", backend=f"cbc-pulp-{pulp.__version__}",
@@ -680,15 +464,16 @@ def solve_cbc(instance: Instance, budget: Budget, seed: int, maximize: str = "no
     if early is not None:
         return early
     t_build = time.perf_counter()
-    prob, xs = to_pulp(model)
+    prob, xs = backends.to_pulp(model)
     t_encode = time.perf_counter() - t0
-    limit = time_limit(budget) - PULP_IO * (time.perf_counter() - t_build)
+    limit = backends.time_limit(budget) - PULP_IO * (time.perf_counter() - t_build)
     if limit <= 0:
-        return sized(Outcome("unknown"), model, t_encode, 0.0)
-    counters, cbc_trace, took = run_cbc(prob, limit, budget.cores, seed or 0, log)
+        return backends.sized(Outcome("unknown"), model, t_encode, 0.0)
+    text, took = backends.run_cbc(prob, limit, budget.cores, seed or 0, log, **CBC_GAPS)
+    counters, cbc_trace = parse_cbc_log(text, model.maximize)
     out = settle(cbc_outcome(prob, xs, instance, model, counters), instance)
     if model.maximize:
         # CBC's clock starts after PuLP wrote the file: place its start by its own wall time.
         start = t_encode + max(0.0, took - counters.get("cbc_wall", took))
         out.score_trace = [(start + t, v) for t, v in cbc_trace]
-    return sized(out, model, t_encode, time.perf_counter() - t0 - t_encode)
+    return backends.sized(out, model, t_encode, time.perf_counter() - t0 - t_encode)

@@ -27,33 +27,24 @@ There is no symmetry breaking and no objective: the answer is ``solved``, ``infe
 rotation), then seam colours, then the auxiliary variables of the at-most-one encodings;
 ``write_cnf`` states the same rule in its DIMACS header and lists the first two kinds.
 
-Time limits: pysat's solvers have no wall-clock limit of their own. The MiniSat family
-(glucose*, gluecard*, maple*, mergesat3, minicard, minisat*) is stopped by a ``threading.Timer``
-calling ``interrupt()`` during ``solve_limited(expect_interrupt=True)`` and then answers
-``unknown``. CaDiCaL (every version), Lingeling and Kissat cannot be interrupted through pysat:
-they run unlimited and the runner's watchdog kills the worker at the budget plus its grace
-(status ``timeout``, not ``unknown``). Two ways around that were measured and rejected, because
-they change the search they time: CaDiCaL resumed in conflict-budget slices (every call restarts
-its schedules) and a do-nothing IPASIR-UP propagator that adds the empty clause at the deadline
-took 2.3-7.5 times the conflicts (3-12 times the time) of one plain call on two planted 6x6
-boards with 3 frame + 6 inner colours.
+Time limits, the engines and the clause store are ``encoders.sat_engine``'s: the MiniSat
+family is interrupted at the budget and answers ``unknown``; CaDiCaL, Lingeling and Kissat cannot
+be, and the runner's watchdog kills the worker (status ``timeout``).
 """
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pysat
 from pysat.card import CardEnc, EncType
-from pysat.solvers import Solver
 
 from bench.api import Budget, Outcome, Param, solver
+from encoders import sat_engine
 from encoders.edgematch_placements import (
     Join,
     Placement,
@@ -65,63 +56,15 @@ from encoders.edgematch_placements import (
     interior_joins,
     join_domains,
 )
+from encoders.sat_engine import ENGINES, Cnf
 from instances.edgematch.model import Instance, Solution
 
 AMO_ENCODINGS = ("pairwise", "seqcounter", "ladder", "bitwise", "totalizer", "mtotalizer",
                  "kmtotalizer", "cardnetwrk", "sortnetwrk")
 MATCHINGS = ("conflicts", "seams")
-# How each engine is held to the budget (see the module docstring).
-INTERRUPTIBLE = ("glucose3", "glucose4", "glucose42", "gluecard3", "gluecard4", "maplechrono",
-                 "maplecm", "maplesat", "mergesat3", "minicard", "minisat22", "minisatep")
-UNLIMITED = ("cadical103", "cadical153", "cadical195", "cadical300", "lingeling", "kissat404")
-ENGINES = UNLIMITED + INTERRUPTIBLE
 # Defaults, measured on planted 6x6-8x8 boards (5 frame + 17 inner colours): seams encode about
 # 15 times faster than conflicts and solve faster; seqcounter was the fastest at-most-one.
 DEFAULT_AMO, DEFAULT_MATCHING, DEFAULT_ENGINE = "seqcounter", "seams", "cadical195"
-# Engines whose ``configure`` takes CaDiCaL's ``seed`` option; the others are deterministic.
-SEEDED = ("cadical153", "cadical195", "cadical300")
-
-# Kept off the budget for reading the model back, so the solver stops before the watchdog.
-MARGIN_S = 0.05
-
-# --- the clause store -------------------------------------------------------------------------
-
-
-@dataclass
-class Cnf:
-    """Clauses in blocks, counted as they come. All-binary blocks (conflicts, pairwise
-    at-most-one, seam links: the bulk) are int32 arrays of shape (k, 2), some 15 times smaller
-    than Python lists: a 10x10 conflict model (5 M clauses) takes 40 MB until it is loaded."""
-
-    nvars: int = 0
-    nclauses: int = 0
-    blocks: list[np.ndarray | list[list[int]]] = field(default_factory=list)
-
-    def new_vars(self, count: int) -> int:
-        """Reserve ``count`` fresh variables; returns the first."""
-        first = self.nvars + 1
-        self.nvars += count
-        return first
-
-    def add(self, clauses: list[list[int]]) -> None:
-        if not clauses:
-            return
-        if all(len(c) == 2 for c in clauses):
-            self.add_pairs(np.asarray(clauses, dtype=np.int32))
-        else:
-            self.blocks.append(clauses)
-            self.nclauses += len(clauses)
-
-    def add_pairs(self, pairs: np.ndarray) -> None:
-        if len(pairs):
-            self.blocks.append(pairs.astype(np.int32, copy=False))
-            self.nclauses += len(pairs)
-
-    def chunks(self) -> Iterator[list[list[int]]]:
-        """The clauses block by block as lists of lists (what pysat and DIMACS want)."""
-        for block in self.blocks:
-            yield block.tolist() if isinstance(block, np.ndarray) else block
-
 
 # --- the model --------------------------------------------------------------------------------
 
@@ -198,7 +141,7 @@ def match_by_conflicts(cnf: Cnf, cells: list[CellVars], joins: list[Join]) -> No
     for a, side_a, b, side_b in joins:
         ca, cb = cells[a].shown[:, side_a], cells[b].shown[:, side_b]
         i, j = np.nonzero(ca[:, None] != cb[None, :])
-        cnf.add_pairs(np.stack([-cells[a].vars[i], -cells[b].vars[j]], axis=1))
+        cnf.add_array(np.stack([-cells[a].vars[i], -cells[b].vars[j]], axis=1))
 
 
 def seam_links(cnf: Cnf, cv: CellVars, side: int, domain: np.ndarray, first: int) -> None:
@@ -207,7 +150,7 @@ def seam_links(cnf: Cnf, cv: CellVars, side: int, domain: np.ndarray, first: int
     colours = cv.shown[:, side]
     at = np.searchsorted(domain, colours).clip(0, max(len(domain) - 1, 0))
     known = domain[at] == colours if len(domain) else np.zeros(len(colours), dtype=bool)
-    cnf.add_pairs(np.stack([-cv.vars[known], first + at[known]], axis=1))
+    cnf.add_array(np.stack([-cv.vars[known], first + at[known]], axis=1))
     cnf.add([[-int(v)] for v in cv.vars[~known]])
 
 
@@ -260,8 +203,8 @@ def decode(instance: Instance, enc: Encoding, model: list[int]) -> Solution:
 # --- DIMACS -----------------------------------------------------------------------------------
 
 
-def dimacs_header(instance: Instance, enc: Encoding) -> list[str]:
-    """Comment lines naming the instance and the variable mapping, then the problem line."""
+def dimacs_comments(instance: Instance, enc: Encoding) -> list[str]:
+    """The comment lines: the instance and the variable mapping."""
     x, s = len(enc.placements), len(enc.seams)
     lines = [
         "cliffbench edgematch SAT model (encoders/edgematch_sat.py, solver 'sat')",
@@ -281,66 +224,25 @@ def dimacs_header(instance: Instance, enc: Encoding) -> list[str]:
     ]
     lines += [f"x {v} {cell} {p} {r}" for v, (cell, p, r) in enumerate(enc.placements, start=1)]
     lines += [f"y {v} {join} {colour}" for v, join, colour in enc.seams]
-    return [f"c {line}" for line in lines] + [f"p cnf {enc.cnf.nvars} {enc.cnf.nclauses}"]
-
-
-def write_dimacs(instance: Instance, enc: Encoding, path: Path) -> None:
-    with open(path, "w", encoding="ascii", errors="replace") as out:
-        out.write("\n".join(dimacs_header(instance, enc)) + "\n")
-        for chunk in enc.cnf.chunks():
-            out.writelines(" ".join([*map(str, clause), "0"]) + "\n" for clause in chunk)
+    return lines
 
 
 def write_cnf(instance: Instance, path: Path | str, amo: str = DEFAULT_AMO,
               matching: str = DEFAULT_MATCHING, **_solver_only: Any) -> None:
     """``cliffbench export INSTANCE --to cnf FILE``: the model as DIMACS CNF (the solver's other
     parameters, like ``engine``, do not change the CNF and are ignored)."""
-    write_dimacs(instance, encode(instance, amo, matching), Path(path))
+    enc = encode(instance, amo, matching)
+    with open(Path(path), "w", encoding="ascii", errors="replace") as out:
+        sat_engine.write_dimacs(out, dimacs_comments(instance, enc), enc.cnf)
 
 
 # --- solving ----------------------------------------------------------------------------------
 
 
-def make_engine(engine: str, cnf: Cnf, seed: int) -> Any:
-    """A pysat solver holding the clauses; CaDiCaL gets the run's seed."""
-    sat = Solver(name=engine)
-    if engine in SEEDED:
-        sat.configure({"seed": int(seed) % (2**31)})
-    for chunk in cnf.chunks():
-        sat.append_formula(chunk)
-    return sat
-
-
-def solve_interruptible(sat: Any, seconds: float) -> bool | None:
-    """MiniSat family: a timer interrupts the search (the call releases the GIL)."""
-    timer = threading.Timer(seconds, sat.interrupt)
-    timer.daemon = True
-    timer.start()
-    try:
-        return sat.solve_limited(expect_interrupt=True)
-    finally:
-        timer.cancel()
-
-
-def run_engine(sat: Any, engine: str, seconds: float) -> bool | None:
-    """Solve within ``seconds`` where the engine can be stopped; None when it was."""
-    if engine in INTERRUPTIBLE:
-        return solve_interruptible(sat, seconds)
-    return sat.solve()  # CaDiCaL, Lingeling, Kissat: the runner's kill is the limit
-
-
-def engine_stats(sat: Any) -> dict[str, float]:
-    """Conflicts, decisions, restarts, propagations (Kissat exposes none through pysat)."""
-    try:
-        return {k: float(v) for k, v in sat.accum_stats().items()}
-    except NotImplementedError:
-        return {}
-
-
 def prepare() -> None:
     """Load the default engine's library and run the encoder once on a 2x2 board."""
     tiny = Instance(rows=2, cols=2, colors=1, pieces=((0, 1, 1, 0),) * 4)
-    sat = make_engine(DEFAULT_ENGINE, encode(tiny).cnf, 0)
+    sat = sat_engine.make_engine(DEFAULT_ENGINE, encode(tiny).cnf, 0)
     sat.solve()
     sat.delete()
 
@@ -369,10 +271,7 @@ def read_answer(out: Outcome, answer: bool | None, instance: Instance, enc: Enco
     out.status = {True: "solved", False: "infeasible", None: "unknown"}[answer]
     if answer:
         out.solution = decode(instance, enc, sat.get_model())
-    stats = engine_stats(sat)
-    out.counters.update(stats)
-    if "decisions" in stats:
-        out.counters["nodes"] = stats["decisions"]  # as CP-SAT's branches: the search's choices
+    out.counters.update(sat_engine.work_counters(sat_engine.engine_stats(sat)))
 
 
 @solver("sat", family="edgematch", paradigm="sat", backend=f"pysat-{pysat.__version__}",
@@ -382,16 +281,16 @@ def solve(instance: Instance, budget: Budget, seed: int, amo: str = DEFAULT_AMO,
     """SAT: frame-legal placement variables, exactly-one, conflict or seam matching."""
     start = time.perf_counter()
     enc = encode(instance, amo, matching)
-    sat = make_engine(engine, enc.cnf, seed or 0)
+    sat = sat_engine.make_engine(engine, enc.cnf, seed or 0)
     try:
         out = Outcome("unknown", counters=model_counters(enc), model_vars=enc.cnf.nvars,
                       model_constraints=enc.cnf.nclauses, t_solve=0.0)
         enc.cnf.blocks.clear()  # the solver holds the clauses now
         out.t_encode = time.perf_counter() - start
-        limit = budget.remaining() - min(MARGIN_S, 0.05 * budget.wall_s)
+        limit = sat_engine.stop_time(budget) - time.monotonic()
         if limit > 0:
             start = time.perf_counter()
-            answer = run_engine(sat, engine, limit)
+            answer = sat_engine.run_engine(sat, engine, limit)
             out.t_solve = time.perf_counter() - start
             read_answer(out, answer, instance, enc, sat)
         return out

@@ -37,65 +37,33 @@ clue units on a fresh solver), ``assumptions``, the engine's ``conflicts``, ``de
 (also as ``nodes``), ``propagations``, ``restarts`` of this run only (the shared solver's
 statistics are cumulative, so they are read before and after), and ``solutions``.
 
-Time limits are edgematch_sat's: the MiniSat family (glucose*, maple*, minisat22, ...) is
-interrupted by a timer at the budget and answers ``unknown``; CaDiCaL, Lingeling and Kissat
-cannot be interrupted through pysat and the runner's watchdog kills the worker (which takes
-the shared solver with it).
+Time limits are ``encoders.sat_engine``'s: the MiniSat family (glucose*, maple*, minisat22,
+...) is interrupted by a timer at the budget and answers ``unknown``; CaDiCaL, Lingeling and
+Kissat cannot be interrupted through pysat and the runner's watchdog kills the worker (which
+takes the shared solver with it).
 """
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pysat
-from pysat.solvers import Solver
 
 from bench.api import Budget, Outcome, Param, solver
+from encoders import sat_engine
+from encoders.sat_engine import ENGINES, Cnf
 from encoders.sudoku_model import answer, units, var
 from instances.sudoku import Instance
 
 ENCODINGS = ("minimal", "extended")
-INTERRUPTIBLE = ("glucose3", "glucose4", "glucose42", "gluecard3", "gluecard4", "maplechrono",
-                 "maplecm", "maplesat", "mergesat3", "minicard", "minisat22", "minisatep")
-UNLIMITED = ("cadical103", "cadical153", "cadical195", "cadical300", "lingeling", "kissat404")
-ENGINES = UNLIMITED + INTERRUPTIBLE
-SEEDED = ("cadical153", "cadical195", "cadical300")  # take CaDiCaL's ``seed`` option
 DEFAULT_ENGINE, DEFAULT_ENCODING = "cadical195", "extended"
-# Kept off the budget for reading the model back, so the solver stops before the watchdog.
-MARGIN_S = 0.05
-CHUNK = 100_000  # clauses handed to pysat per call (as Python lists: keep them short-lived)
 
 
 # --- the clauses ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Cnf:
-    """The base clauses of a box size, as int32 blocks (every clause of a block has the same
-    length): far smaller than lists of lists on 25x25 boards (750 k clauses)."""
-
-    box: int
-    encoding: str
-    blocks: tuple[np.ndarray, ...]
-
-    @property
-    def nvars(self) -> int:
-        return self.box ** 6
-
-    @property
-    def nclauses(self) -> int:
-        return sum(len(b) for b in self.blocks)
-
-    def chunks(self) -> Iterator[list[list[int]]]:
-        for block in self.blocks:
-            for start in range(0, len(block), CHUNK):
-                yield block[start:start + CHUNK].tolist()
 
 
 def pairwise(groups: np.ndarray) -> np.ndarray:
@@ -105,7 +73,8 @@ def pairwise(groups: np.ndarray) -> np.ndarray:
 
 
 def encode(box: int, encoding: str = DEFAULT_ENCODING) -> Cnf:
-    """The clue-free clauses of a ``box`` board (see the module docstring)."""
+    """The clue-free clauses of a ``box`` board (see the module docstring), as int32 blocks
+    (each block's clauses have one length): far smaller than lists on 25x25 boards."""
     if encoding not in ENCODINGS:
         raise ValueError(f"encoding {encoding!r}: expected one of {ENCODINGS}")
     size = box * box
@@ -116,7 +85,10 @@ def encode(box: int, encoding: str = DEFAULT_ENCODING) -> Cnf:
     blocks = [cell_digits, pairwise(unit_digits)]
     if encoding == "extended":
         blocks += [pairwise(cell_digits), unit_digits]
-    return Cnf(box, encoding, tuple(b.astype(np.int32, copy=False) for b in blocks))
+    cnf = Cnf(nvars=box ** 6)
+    for block in blocks:
+        cnf.add_array(block)
+    return cnf
 
 
 def clue_literals(instance: Instance) -> list[int]:
@@ -152,53 +124,14 @@ def write_cnf(instance: Instance, path: Path | str, encoding: str = DEFAULT_ENCO
     cnf = encode(instance.box, encoding)
     clues = clue_literals(instance)
     size, name = instance.size, " ".join(instance.name.split()) or "-"
-    head = [f"c cliffbench sudoku SAT model (encoders/sudoku_sat.py), encoding={encoding}",
-            f"c puzzle {instance.instance_id} {name}: {size}x{size}, {len(clues)} clues",
-            f"c variable cell*{size} + d = x[cell, d], cell row-major from 0, digit d 1..{size}",
-            f"p cnf {cnf.nvars} {cnf.nclauses + len(clues)}"]
+    comments = [f"cliffbench sudoku SAT model (encoders/sudoku_sat.py), encoding={encoding}",
+                f"puzzle {instance.instance_id} {name}: {size}x{size}, {len(clues)} clues",
+                f"variable cell*{size} + d = x[cell, d], cell row-major from 0, digit d 1..{size}"]
     with open(path, "w", encoding="ascii") as out:
-        out.write("\n".join(head) + "\n")
-        for chunk in cnf.chunks():
-            out.writelines(" ".join(map(str, clause)) + " 0\n" for clause in chunk)
-        out.writelines(f"{lit} 0\n" for lit in clues)
+        sat_engine.write_dimacs(out, comments, cnf, clues)
 
 
-# --- the engines ------------------------------------------------------------------------------
-
-
-def make_engine(engine: str, cnf: Cnf, seed: int) -> Any:
-    if engine not in ENGINES:
-        raise ValueError(f"engine {engine!r}: expected one of {ENGINES}")
-    sat = Solver(name=engine)
-    if engine in SEEDED:
-        sat.configure({"seed": int(seed) % (2**31)})
-    for chunk in cnf.chunks():
-        sat.append_formula(chunk)
-    return sat
-
-
-def run_engine(sat: Any, engine: str, seconds: float, assumptions: list[int]) -> bool | None:
-    """Solve under ``assumptions`` within ``seconds`` where the engine can be stopped; None
-    when it was (the interrupt flag is cleared, so a shared solver can go on)."""
-    if seconds <= 0:
-        return None
-    if engine not in INTERRUPTIBLE:
-        return sat.solve(assumptions=assumptions)  # the runner's kill is the limit
-    timer = threading.Timer(seconds, sat.interrupt)
-    timer.daemon = True
-    timer.start()
-    try:
-        return sat.solve_limited(assumptions=assumptions, expect_interrupt=True)
-    finally:
-        timer.cancel()
-        sat.clear_interrupt()
-
-
-def engine_stats(sat: Any) -> dict[str, float]:
-    try:
-        return {k: float(v) for k, v in sat.accum_stats().items()}
-    except NotImplementedError:
-        return {}
+# --- the shared solvers -----------------------------------------------------------------------
 
 
 @dataclass
@@ -219,7 +152,7 @@ def shared_solver(box: int, encoding: str, engine: str, seed: int) -> tuple[Shar
     if key in SHARED:
         return SHARED[key], False
     cnf = encode(box, encoding)
-    SHARED[key] = Shared(make_engine(engine, cnf, seed), cnf, cnf.nvars)
+    SHARED[key] = Shared(sat_engine.make_engine(engine, cnf, seed), cnf, cnf.nvars)
     return SHARED[key], True
 
 
@@ -236,7 +169,7 @@ def drop_shared() -> None:
 def prepare() -> None:
     """Load the default engine's library and solve a 4x4 board on a throwaway solver (the
     shared solvers are not built here: their build is the first run's t_encode)."""
-    sat = make_engine(DEFAULT_ENGINE, encode(2), 0)
+    sat = sat_engine.make_engine(DEFAULT_ENGINE, encode(2), 0)
     sat.solve(assumptions=[1])
     sat.delete()
 
@@ -257,8 +190,12 @@ def _search(instance: Instance, sat: Any, engine: str, budget: Budget, assumptio
             guard: Any, unique: bool) -> tuple[tuple[int, ...] | None, bool, bool | None]:
     """(first grid, proved, second exists) on a loaded solver; ``guard()`` gives the blocking
     clause's activation literal (0: add the clause unguarded)."""
-    stop = budget.deadline - min(MARGIN_S, 0.05 * budget.wall_s)
-    first = run_engine(sat, engine, stop - time.monotonic(), assumptions)
+    stop = sat_engine.stop_time(budget)
+
+    def run(assume: list[int]) -> bool | None:
+        return sat_engine.run_engine(sat, engine, stop - time.monotonic(), assume)
+
+    first = run(assumptions)
     if not first:
         return None, first is False, None
     grid = decode(instance, sat.get_model())
@@ -270,10 +207,10 @@ def _search(instance: Instance, sat: Any, engine: str, budget: Budget, assumptio
     act = guard()
     if not act:
         sat.add_clause(block)
-        return grid, True, run_engine(sat, engine, stop - time.monotonic(), assumptions)
+        return grid, True, run(assumptions)
     sat.add_clause([-act, *block])
     try:
-        return grid, True, run_engine(sat, engine, stop - time.monotonic(), [*assumptions, act])
+        return grid, True, run([*assumptions, act])
     finally:
         sat.add_clause([-act])  # retired for good: the shared solver forgets this grid
 
@@ -294,26 +231,24 @@ def solve(instance: Instance, budget: Budget, seed: int, encoding: str = DEFAULT
             return shared.top
     else:
         built, cnf, assumptions = True, encode(instance.box, encoding), []
-        sat = make_engine(engine, cnf, seed or 0)
+        sat = sat_engine.make_engine(engine, cnf, seed or 0)
         sat.append_formula([[lit] for lit in clues])
 
         def guard() -> int:
             return 0
     try:
         t_encode = time.perf_counter() - start if built else 0.0
-        before = engine_stats(sat)
+        before = sat_engine.engine_stats(sat)
         start = time.perf_counter()
         grid, proved, second = _search(instance, sat, engine, budget, assumptions, guard, unique)
         t_solve = time.perf_counter() - start
-        after = engine_stats(sat)
+        after = sat_engine.engine_stats(sat)
     finally:
         if not reuse:
             sat.delete()
     out = answer(instance.box, grid, proved, second, unique)
     nclauses = cnf.nclauses + (0 if reuse else len(clues))
-    work = {k: v - before.get(k, 0.0) for k, v in after.items()}
-    if "decisions" in work:
-        work["nodes"] = work["decisions"]
+    work = sat_engine.work_counters(after, before)
     out.counters = {"variables": cnf.nvars, "clauses": nclauses,
                     "assumptions": len(assumptions), **work, **out.counters}
     out.model_vars, out.model_constraints = cnf.nvars, nclauses

@@ -113,14 +113,12 @@ def solve(instance: Instance, budget: Budget, seed: int, unique: bool = True) ->
     start = time.perf_counter()
     grid, proved, second = None, budget.remaining() > 0, None
     if proved:
-        found = xcc.solutions(problem)
-        first = next(found, None)
-        if first is not None:
-            grid = to_grid(instance, model, first)
-            stop = budget.deadline - min(MARGIN_S, 0.05 * budget.wall_s)
-            if unique and time.monotonic() < stop:
-                second = next(found, None) is not None
-            found.close()
+        stop = budget.deadline - min(MARGIN_S, 0.05 * budget.wall_s)
+        count = xcc.count_solutions(problem, deadline=stop, most=2 if unique else 1)
+        if count.first is not None:
+            grid = to_grid(instance, model, count.first)
+            if unique and count.complete:
+                second = count.solutions == 2
     out = answer(instance.box, grid, proved, second, unique)
     out.counters = {"options": len(problem.options), "items": len(problem.items),
                     **out.counters}

@@ -232,14 +232,19 @@ class Count:
     complete: bool
 
 
-def count_solutions(problem: Problem, deadline: float = float("inf")) -> Count:
-    """Count every solution, stopping at the first solution found after ``deadline`` (a
-    ``time.monotonic()`` instant). The search between two solutions cannot be interrupted."""
+def count_solutions(problem: Problem, deadline: float = float("inf"),
+                    most: int | None = None) -> Count:
+    """Count every solution, or up to ``most`` of them (a count that reaches ``most`` is
+    complete: it answered what was asked, as "is the solution unique?" with ``most=2``),
+    stopping at the first solution found after ``deadline`` (a ``time.monotonic()`` instant).
+    The search between two solutions cannot be interrupted."""
     total, first = 0, None
     for found in solutions(problem):
         total += 1
         if first is None:
             first = found
+        if total == most:
+            return Count(total, first, True)
         if time.monotonic() >= deadline:
             return Count(total, first, False)
     return Count(total, first, True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -310,6 +311,9 @@ def main(argv: list[str] | None = None) -> int:
         print("cliffbench: interrupted (finished runs are in the journal; use --resume)",
               file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `cliffbench list | head`: the reader has all it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

@@ -11,7 +11,8 @@ Public functions:
   ``s_*`` parameters that differ between rows of that solver (so a parameter sweep of one solver
   shows as several configs, and a solver run with one parameter set keeps its plain name).
 - :func:`summarize` -- one row per (ladder, rung, config): counts per status, time statistics
-  over successes, PAR-2, median work counters and score.
+  over successes, PAR-2, throughput (successes per second of solving, the shoot-out figure),
+  the encode/solve split, median work counters, mean guesses and score.
 - :func:`cliffs` -- per (ladder, config): the first rung solved on less than half of its runs,
   and the last rung solved on all of them.
 - :func:`virtual_best` -- per (ladder, rung): what the per-instance fastest config achieves.
@@ -40,7 +41,8 @@ table, comma separated, NA as an empty field, no index. Columns, in this order:
 
     sweep, family, ladder, rung, rung_index, config, solver,
     runs, solved, unknown, timeout, memout, crash, error, wrong, skipped,
-    t_median, t_max, par2, nodes_median, conflicts_median, score_median, max_score,
+    t_median, t_max, par2, per_second, encode_mean, solve_mean, nodes_median, guesses_mean,
+    conflicts_median, score_median, max_score,
     cliff_rung, cliff_rung_index, last_solved_rung, last_solved_rung_index, at_cliff
 
 The four ``cliff_*`` / ``last_solved_*`` columns repeat, on every row of a (family, ladder,
@@ -74,7 +76,8 @@ MARKDOWN_ROWS = 50
 _RUNG_KEYS = ["family", "ladder", "rung", "rung_index"]
 SUMMARY_COLUMNS: list[str] = [
     *_RUNG_KEYS, "config", "solver", "runs", "solved", *FAILURES,
-    "t_median", "t_max", "par2", "nodes_median", "conflicts_median", "score_median", "max_score",
+    "t_median", "t_max", "par2", "per_second", "encode_mean", "solve_mean", "nodes_median",
+    "guesses_mean", "conflicts_median", "score_median", "max_score",
 ]
 CLIFF_COLUMNS: list[str] = [
     "family", "ladder", "config", "solver", "rungs",
@@ -92,7 +95,8 @@ WRONG_COLUMNS: list[str] = [
 # Columns the reports read; any the frame lacks is added as all-NA with its schema dtype.
 _USED = ("family", "instance_id", "instance_name", "ladder", "rung", "rung_index", "max_score",
          "solver", "repeat", "seed", "status", "claimed", "verified", "verdict", "score",
-         "objective", "t_wall", "budget_s", "work_nodes", "work_conflicts", "counters")
+         "objective", "t_wall", "t_encode", "t_solve", "budget_s", "work_nodes", "work_conflicts",
+         "counters")
 _INT_MAX = 2**53
 
 
@@ -228,7 +232,11 @@ def _summarize(data: pd.DataFrame) -> pd.DataFrame:
         return _empty(SUMMARY_COLUMNS)
     keys = [*_RUNG_KEYS, "config"]
     t_ok = data["t_wall"].where(data["_ok"])
-    work = data.assign(_t_ok=t_ok, **{f"_{s}": data["status"] == s for s in FAILURES})
+    ok = data["_ok"].to_numpy(dtype=bool)
+    work = data.assign(_t_ok=t_ok, _enc_ok=data["t_encode"].where(ok),
+                       _solve_ok=data["t_solve"].where(ok),
+                       _guesses=data["counters"].map(_guesses).astype("Float64").where(ok),
+                       **{f"_{s}": data["status"] == s for s in FAILURES})
     g = work.groupby(keys, dropna=False, sort=False)
     table = pd.DataFrame({
         "solver": g["solver"].first(),
@@ -238,7 +246,11 @@ def _summarize(data: pd.DataFrame) -> pd.DataFrame:
         "t_median": g["_t_ok"].median(),
         "t_max": g["_t_ok"].max(),
         "par2": _par2(_penalised(data), keys, data),
+        "per_second": g["_ok"].sum() / g["_t_ok"].sum().where(g["_t_ok"].sum() > 0),
+        "encode_mean": g["_enc_ok"].mean(),
+        "solve_mean": g["_solve_ok"].mean(),
         "nodes_median": g["work_nodes"].median(),
+        "guesses_mean": g["_guesses"].mean(),
         "conflicts_median": g["work_conflicts"].median(),
         "score_median": g["score"].median(),
         "max_score": g["max_score"].max(),
@@ -247,6 +259,15 @@ def _summarize(data: pd.DataFrame) -> pd.DataFrame:
         table[col] = table[col].astype("Int64")
     table = table.reset_index()
     return _order(table, ["ladder", "family", "rung_index", "config"])[SUMMARY_COLUMNS]
+
+
+def _guesses(counters: Any) -> float | None:
+    """The ``guesses`` counter of a run (Sudoku's difficulty measure, tdoku's), None if absent."""
+    if not isinstance(counters, str) or '"guesses"' not in counters:
+        return None
+    value = json.loads(counters).get("guesses")
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) \
+        else None
 
 
 # --------------------------------------------------------------------------------------------
@@ -571,6 +592,14 @@ def _fmt_count(value: Any) -> str:
     return f"{x:.0f}" if abs(x) < 1e7 else f"{x:.3g}"
 
 
+def _fmt_rate(value: Any) -> str:
+    """A rate or a mean count: 3 significant digits, thousands written out; ``-`` if NA."""
+    if _isna(value):
+        return "-"
+    x = float(f"{float(value):.3g}")
+    return f"{x:,.0f}" if abs(x) >= 100 else f"{x:.3g}"
+
+
 def _fmt_text(value: Any) -> str:
     """A label; NA shows as ``-`` and the pipe is escaped so it cannot break a table."""
     return "-" if _isna(value) else str(value).replace("|", "\\|")
@@ -634,7 +663,9 @@ def _summary_spec(summary: pd.DataFrame) -> list[tuple[str, str, Any, bool]]:
              ("solved", "solved", _fmt_count, True)]
     spec += [(s, s, _fmt_count, True) for s in FAILURES if (summary[s].fillna(0) > 0).any()]
     stats = [("t med", "t_median", fmt_time), ("t max", "t_max", fmt_time),
-             ("PAR-2", "par2", fmt_time), ("nodes", "nodes_median", _fmt_count),
+             ("PAR-2", "par2", fmt_time), ("per s", "per_second", _fmt_rate),
+             ("encode", "encode_mean", fmt_time), ("solve", "solve_mean", fmt_time),
+             ("nodes", "nodes_median", _fmt_count), ("guesses", "guesses_mean", _fmt_rate),
              ("conflicts", "conflicts_median", _fmt_count), ("score/max", "_score", _fmt_text)]
     spec += [(h, c, f, True) for h, c, f in stats if _has_values(summary, c)]
     return spec

@@ -452,3 +452,18 @@ def test_unknown_format(ladder):
 ])
 def test_fmt_time(seconds, text):
     assert fmt_time(seconds) == text
+
+
+def test_throughput_split_and_guesses_are_over_successes():
+    rows = [run("native", 0, 0, "solved", 0.5, t_encode=0.1, t_solve=0.4,
+                counters=json.dumps({"guesses": 3})),
+            run("native", 0, 1, "solved", 1.5, t_encode=0.3, t_solve=1.2,
+                counters=json.dumps({"guesses": 5})),
+            run("native", 0, 2, "timeout", 10.5, counters=json.dumps({"guesses": 900}))]
+    (row,) = summarize(pd.DataFrame(rows)).to_dict("records")
+    assert row["per_second"] == pytest.approx(2 / 2.0)   # two solved in 2 s of solving
+    assert row["encode_mean"] == pytest.approx(0.2) and row["solve_mean"] == pytest.approx(0.8)
+    assert row["guesses_mean"] == pytest.approx(4.0)     # the timeout's 900 is left out
+    text = render(build_report(pd.DataFrame(rows)))
+    header = next(line for line in text.splitlines() if line.startswith("| ladder"))
+    assert {"per s", "encode", "solve", "guesses"} <= {h.strip() for h in header.split("|")}

@@ -84,7 +84,8 @@ def judge(task: Task, result: dict[str, Any]) -> dict[str, Any]:
     if claimed in ("solved", "optimal"):
         if verdict is None:
             return {**out, "status": "wrong", "verdict": f"claimed {claimed} without a solution"}
-        problem = (claim_problem(claimed, verdict, generated, result.get("objective"))
+        minimizing = getattr(instances.family(task.ref.family), "OBJECTIVE", "max") == "min"
+        problem = (claim_problem(claimed, verdict, generated, result.get("objective"), minimizing)
                    or count_problem(result.get("counters") or {}, claimed, generated))
         if problem:
             return {**out, "status": "wrong", "verdict": problem}
@@ -116,13 +117,16 @@ def count_problem(counters: dict[str, Any], claimed: str, generated: Any) -> str
     return ""
 
 
-def claim_problem(claimed: str, verdict: Any, generated: Any, objective: float | None) -> str:
+def claim_problem(claimed: str, verdict: Any, generated: Any, objective: float | None,
+                  minimizing: bool = False) -> str:
     """Why a ``solved``/``optimal`` claim is wrong, or "" when the checker bears it out.
 
     ``solved`` needs the checker's ``solved``. ``optimal`` needs it too, except in score mode on
     an instance not known to be feasible: there a legal board whose score the solver proved best
     (an unsolvable board's best partial match) is an honest optimum. Either way an objective
-    must agree with the checker's score and with a known optimum.
+    must agree with the checker's score and with a known optimum. Where the family minimizes
+    (``OBJECTIVE = "min"``: a sliding-tile solution's length), a checked solution better than a
+    known optimum means the claim or the known value is wrong: it is flagged.
     """
     score_mode_optimum = (claimed == "optimal" and verdict.legal and verdict.score is not None
                           and not generated.feasible)
@@ -132,7 +136,11 @@ def claim_problem(claimed: str, verdict: Any, generated: Any, objective: float |
             and abs(objective - verdict.score) > 1e-9:
         return f"claimed objective {objective:g} but the checker scores {verdict.score}"
     known = generated.known_optimum
-    if claimed == "optimal" and known is not None and objective is not None \
-            and abs(objective - known) > 1e-9:
-        return f"claimed optimum {objective:g} but the known optimum is {known:g}"
+    value = objective if objective is not None else verdict.score
+    if claimed == "optimal" and known is not None and value is not None \
+            and abs(value - known) > 1e-9:
+        return f"claimed optimum {value:g} but the known optimum is {known:g}"
+    if minimizing and known is not None and verdict.score is not None \
+            and verdict.score < known - 1e-9:
+        return f"a solution of {verdict.score} beats the known optimum {known:g}"
     return ""

@@ -47,6 +47,14 @@ def load_plugin(path: str | Path) -> None:
         return
     if not path.is_file():
         raise RegistryError(f"plugin file {path} does not exist")
+    module_name = _importable_name(path)
+    if module_name is not None:  # a module of an importable package: import it by its name,
+        try:                     # so that its solvers (and numba's cache) see one module
+            importlib.import_module(module_name)
+        except Exception as exc:
+            raise RegistryError(f"plugin file {path} failed to load: {exc}") from exc
+        _loaded_plugins.add(str(path))
+        return
     digest = hashlib.sha256(str(path).encode()).hexdigest()[:10]
     name = f"cliffbench_plugin_{path.stem}_{digest}"
     spec = importlib.util.spec_from_file_location(name, path)
@@ -60,6 +68,26 @@ def load_plugin(path: str | Path) -> None:
         del sys.modules[name]
         raise RegistryError(f"plugin file {path} failed to load: {exc}") from exc
     _loaded_plugins.add(str(path))
+
+
+def _importable_name(path: Path) -> str | None:
+    """The dotted name under which ``path`` is importable as a module of a package (e.g.
+    ``searches.tiles_ida``: the folders above it that hold an ``__init__.py``), or None."""
+    parts = [path.stem]
+    folder = path.parent
+    while (folder / "__init__.py").is_file():
+        parts.insert(0, folder.name)
+        folder = folder.parent
+    if len(parts) < 2 or not all(p.isidentifier() for p in parts):
+        return None
+    name = ".".join(parts)
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.origin or Path(spec.origin).resolve() != path:
+        return None
+    return name
 
 
 def load_solvers(plugins: list[str] | tuple[str, ...] = ()) -> dict[str, SolverSpec]:

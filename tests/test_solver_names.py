@@ -56,3 +56,15 @@ def test_registering_the_same_family_and_name_twice_from_two_modules_fails(twins
     other.__module__ = "somewhere.else"
     with pytest.raises(ValueError, match="registered twice"):
         solver("test-twin", family="sudoku", paradigm="native", backend="none")(other)
+
+
+def test_a_plugin_file_inside_a_package_is_imported_under_its_package_name():
+    """``--plugin searches/sudoku_norvig.py`` is the installed module, not a second copy that
+    would register its solvers twice (numba's cache imports the module by its package name)."""
+    from bench.registry import load_plugin, load_solvers
+
+    from helpers import ROOT
+
+    load_solvers()
+    load_plugin(ROOT / "searches" / "sudoku_norvig.py")
+    assert REGISTRY["sudoku/norvig"].module == "searches.sudoku_norvig"

@@ -1,0 +1,599 @@
+"""IDA* for sliding tiles (Korf 1985), in numba, and the solvers ``ida-manhattan``, ``ida-lc``.
+
+The search is the textbook one made cheap: depth-first iterations with a threshold on
+``f = g + h``, the next threshold the least ``f`` that went over, the blank's moves in the
+fixed order up, left, right, down, never the move that undoes the previous one (the move lists
+of ``searches.tiles_board`` leave it out), and the heuristic updated incrementally (only the
+moved tile's terms change). It is iterative: an explicit stack of (blank cell, moves still to
+try, the move that led here, h) per depth, the current depth's frame kept in locals, so a chunk
+can stop after any node and resume exactly (numba cannot read the clock; the budget is checked
+between chunks, and chunk sizes never change the search). The board is one array: a move writes
+the moved tile into the old blank cell, a backtrack writes it back; the cell under the blank
+holds a stale value that nothing reads (heuristics may use it as scratch).
+
+Node counts: Korf's convention, and how it meets his 1985 table. ``nodes`` counts nodes
+*generated*: every child produced by a move other than the undo move, whatever its ``f``
+(those over the threshold included: computing their ``f`` is generating them), summed over all
+iterations; the start state is not counted. The goal test is on generation, and the last
+iteration stops the moment the goal is generated: its later siblings and the rest of that
+iteration are never generated. With the move order U, L, R, D this count is exactly Korf's
+listed number minus one (his table counts the start state once more) on every instance of
+``korf100_15puzzle_korf1985_nodes.txt`` below 100 M nodes but one: 59 of 60, from 540,859 to
+83,477,693 nodes (tests/test_tiles_search.py; bench/perf/tiles_ida_rate.py checks ten more of
+15-70 M nodes). The exception, #42, is listed as 877,023; we generate 877,822, and 877,823
+differs from the listing in one digit, which reads as a misprint. Only the last iteration
+depends on the move order (a completed iteration generates the same nodes in any order), so
+these exact matches also confirm the order. ``expanded`` counts nodes whose children were
+generated (the root of every iteration included); ``iterations`` the thresholds tried, the
+last one included; ``threshold``, the current one, is a proven lower bound on the optimum
+when the search stops unfinished.
+
+Heuristics plug in as a *kind* (an integer constant) and three flat tables (``t8`` int8,
+``tu8`` uint8, ``t64`` int64: any layout the kind likes), so that the kernel is compiled once
+per kind with the kind as a compile-time literal (through a three-line wrapper such as
+``ida_manhattan``; LLVM drops the other kinds' branches). A kind is two functions:
+
+- ``root_h(kind, board, blank, t8, tu8, t64, hs)``: the full value of a state; it fills row 0
+  of ``hs``, the kind's per-depth state (``hs.shape[1]`` integers a depth, ``Heuristic.width``);
+- ``child_h(kind, board, blank, src, tile, d, h, t8, tu8, t64, hs, depth)``: the child's
+  value when the blank at ``blank`` moves in direction ``d`` and slides ``tile`` from ``src``
+  into ``blank``, from the parent's ``h`` and ``hs[depth]``; it writes the child's whole row
+  ``hs[depth + 1]`` (siblings overwrite it in turn). It is called before the move is made.
+
+``MANHATTAN``: one load per node (``manhattan_delta``). ``LINEAR_CONFLICT`` (Hansson, Mayer &
+Yung 1992) adds, for each row and each column, 2 x the tiles of that line that must leave it:
+among the tiles in their goal line, those outside a longest increasing run of their goal
+positions (the exact minimum cover of the conflicts, so admissible; a row's extra moves are
+vertical, a column's horizontal, and Manhattan counts neither kind for such tiles, so the sum
+stays admissible and consistent). A vertical move changes at most one row's term (the moved
+tile's goal row, if it leaves or enters it) and no column's (the column keeps its order), so a
+child costs at most one line: a table look-up by the line's code for lines of up to 6 cells,
+else a recount. ``DROPOUT`` (Manhattan where cell 0 holds an odd tile, else 0) is admissible
+and deliberately inconsistent, with Manhattan carried in ``hs``: it tests A*'s reopening and
+the per-depth state.
+
+A pattern database plugs in as one more kind: ``tu8`` (or a wider array in a new argument if
+the tables are not bytes) holds the concatenated tables, ``t64`` each pattern's tiles, each
+tile's pattern and the tables' offsets, ``hs`` each pattern's value at each depth.
+``root_h`` ranks every pattern and fills ``hs[0]``; ``child_h`` copies ``hs[depth]`` to
+``hs[depth + 1]``, re-ranks only the moved tile's pattern (positions from the board, with
+``src`` replaced by ``blank``) and returns the sum, or its max with the reflected lookup.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from functools import cache
+
+import numba
+import numpy as np
+from numba import njit
+
+from bench.api import Budget, Outcome, Param, solver
+from instances.tiles import Instance, Solution
+from searches.tiles_board import DIRS, DOWN, UP, Board, board_of
+
+MANHATTAN, LINEAR_CONFLICT, DROPOUT = 0, 1, 2
+HEURISTICS = {"manhattan": MANHATTAN, "linear-conflict": LINEAR_CONFLICT}
+
+# Slots of the int64 control vector the kernel reads and writes back.
+C_DEPTH, C_NODES, C_EXPANDED, C_ITERATIONS, C_THRESHOLD, C_NEXT = range(6)
+CTL_SLOTS = 6
+# What a chunk returns.
+PAUSED, SOLVED, EXHAUSTED, GROW = 0, 1, 2, 3
+NO_BOUND = 1 << 40  # "no f went over the threshold yet"
+
+MARGIN_S = 0.02  # kept off the budget for building the answer
+FIRST_CHUNK = 200_000
+CHUNK_S = 0.05
+START_DEPTH = 256  # stack rows allocated first; grown when a threshold needs more
+
+
+# --- heuristics ---------------------------------------------------------------------------------
+
+
+# Layout of ``t64`` for Manhattan, linear conflict and DROPOUT: rows, cols, whether linear
+# conflict uses its line tables, where the column table starts in ``tu8``, then from GR: each
+# tile's goal row, goal column (-1 for the blank), Manhattan by (tile, cell); and for linear
+# conflict's tables, each (tile, cell)'s digit in its row's code, then in its column's code
+# (see ``line_change``).
+T_ROWS, T_COLS, T_TABLED, T_COLUMN_TABLE = range(4)
+GR = 4
+MAX_TABLED_LINE = 6  # a line of L cells has a table of (L + 1)^L entries: 117,649 for L = 6
+
+
+@njit(cache=True, nogil=True)
+def line_conflicts(board, first, step, count, skip, line, t64, line_at, pos_at):
+    """2 x the tiles of one row or column that must leave it: of the tiles in the line's cells
+    (``first + j * step``, ``j < count``, cell ``skip`` left out: the blank) whose goal line is
+    ``line`` (``t64[line_at + tile]``), those not on a longest increasing run of their goal
+    positions along the line (``t64[pos_at + tile]``). Patience sorting on a bitset: positions
+    are below 63, so no buffer is needed."""
+    tails = 0
+    k = 0
+    longest = 0
+    for j in range(count):
+        cell = first + j * step
+        if cell == skip:
+            continue
+        tile = board[cell]
+        if t64[line_at + tile] != line:
+            continue
+        x = t64[pos_at + tile]
+        k += 1
+        higher = tails & ~((2 << x) - 1)
+        if higher == 0:
+            longest += 1
+        else:
+            tails ^= higher & -higher
+        tails |= 1 << x
+    return 2 * (k - longest)
+
+
+@njit(cache=True, nogil=True)
+def conflict_table(length):
+    """Linear conflict of every line of ``length`` cells, by its code: digit ``j`` (base
+    ``length + 1``) is 0 when cell ``j`` holds no tile of this line, else 1 + the goal position
+    of its tile along the line. The same count as ``line_conflicts``, looked up in one load."""
+    base = length + 1
+    table = np.zeros(base ** length, np.uint8)
+    for code in range(table.size):
+        rest = code
+        tails = 0
+        k = 0
+        longest = 0
+        for _ in range(length):
+            v = rest % base
+            rest //= base
+            if v == 0:
+                continue
+            x = v - 1
+            k += 1
+            higher = tails & ~((2 << x) - 1)
+            if higher == 0:
+                longest += 1
+            else:
+                tails ^= higher & -higher
+            tails |= 1 << x
+        table[code] = 2 * (k - longest)
+    return table
+
+
+@njit(cache=True, nogil=True)
+def all_line_conflicts(board, blank, t64):
+    rows, cols = t64[T_ROWS], t64[T_COLS]
+    n = rows * cols
+    total = 0
+    for r in range(rows):
+        total += line_conflicts(board, r * cols, 1, cols, blank, r, t64, GR, GR + n)
+    for c in range(cols):
+        total += line_conflicts(board, c, cols, rows, blank, c, t64, GR + n, GR)
+    return total
+
+
+@njit(cache=True, nogil=True, inline="always")
+def line_change(board, blank, src, tile, first, step, count, enters, t64, tu8, table_at,
+                values):
+    """How the conflicts of one line change when ``tile`` leaves it from ``src`` or
+    ``enters`` it at ``blank``. The line's code for ``conflict_table`` is a sum over its cells
+    of ``t64[values + tile * n + cell]`` (the tile's digit, placed at the cell's position);
+    the blank's cell holds a stale tile, whose term is taken out."""
+    n = board.size
+    code = 0
+    for j in range(count):
+        cell = first + j * step
+        code += t64[values + board[cell] * n + cell]
+    if enters:
+        code -= t64[values + board[blank] * n + blank]
+        after = code + t64[values + tile * n + blank]
+    else:
+        after = code - t64[values + tile * n + src]
+    return np.int64(tu8[table_at + after]) - np.int64(tu8[table_at + code])
+
+
+@njit(cache=True, nogil=True)
+def root_h(kind, board, blank, t8, tu8, t64, hs):
+    """The heuristic of the start state (``hs[0]`` is the place for per-depth state)."""
+    n = board.size
+    h = 0
+    if kind == MANHATTAN or kind == LINEAR_CONFLICT or kind == DROPOUT:
+        for cell in range(n):
+            if cell != blank:
+                h += t64[GR + 2 * n + board[cell] * n + cell]
+        if kind == LINEAR_CONFLICT:
+            h += all_line_conflicts(board, blank, t64)
+        if kind == DROPOUT:
+            hs[0, 0] = h
+            if blank == 0 or board[0] % 2 == 0:
+                h = 0
+    return h
+
+
+@njit(cache=True, nogil=True, inline="always")
+def linear_conflict_change(board, blank, src, tile, d, t64, tu8):
+    """The change of the linear-conflict term (beyond Manhattan) for one move. A vertical move
+    changes only the moved tile's goal row, if the tile leaves or enters it (its column keeps
+    the tiles' order); a horizontal move, only its goal column."""
+    rows, cols = t64[T_ROWS], t64[T_COLS]
+    n = rows * cols
+    if d == UP or d == DOWN:
+        line = t64[GR + tile]
+        leaves = line == src // cols
+        if not leaves and line != blank // cols:
+            return 0
+        first = line * cols
+        if t64[T_TABLED]:
+            return line_change(board, blank, src, tile, first, 1, cols, not leaves, t64, tu8,
+                               0, GR + 2 * n + n * n)
+        if leaves:
+            return (line_conflicts(board, first, 1, cols, src, line, t64, GR, GR + n)
+                    - line_conflicts(board, first, 1, cols, blank, line, t64, GR, GR + n))
+        before = line_conflicts(board, first, 1, cols, blank, line, t64, GR, GR + n)
+        board[blank] = tile  # the blank's cell is free scratch space
+        return line_conflicts(board, first, 1, cols, -1, line, t64, GR, GR + n) - before
+    line = t64[GR + n + tile]
+    leaves = line == src % cols
+    if not leaves and line != blank % cols:
+        return 0
+    if t64[T_TABLED]:
+        return line_change(board, blank, src, tile, line, cols, rows, not leaves, t64, tu8,
+                           t64[T_COLUMN_TABLE], GR + 2 * n + 2 * n * n)
+    if leaves:
+        return (line_conflicts(board, line, cols, rows, src, line, t64, GR + n, GR)
+                - line_conflicts(board, line, cols, rows, blank, line, t64, GR + n, GR))
+    before = line_conflicts(board, line, cols, rows, blank, line, t64, GR + n, GR)
+    board[blank] = tile
+    return line_conflicts(board, line, cols, rows, -1, line, t64, GR + n, GR) - before
+
+
+@njit(cache=True, nogil=True, inline="always")
+def child_h(kind, board, blank, src, tile, d, h, t8, tu8, t64, hs, depth):
+    """The child's heuristic, from the parent's ``h``: ``tile`` slides from ``src`` into
+    ``blank`` (the blank moves in direction ``d``). Called before the move is made; it may
+    write the blank's cell (stale: free scratch space)."""
+    n = board.size
+    if kind == DROPOUT:  # Manhattan rides in hs; h is Manhattan or 0 by the tile in cell 0
+        m = hs[depth, 0] + t8[(tile * n + blank) * 4 + d]
+        hs[depth + 1, 0] = m
+        corner = tile if blank == 0 else (0 if src == 0 else board[0])
+        return m if corner % 2 == 1 else 0
+    hc = h + t8[(tile * n + blank) * 4 + d]
+    if kind == LINEAR_CONFLICT:
+        hc += linear_conflict_change(board, blank, src, tile, d, t64, tu8)
+    return hc
+
+
+@dataclass(frozen=True)
+class Heuristic:
+    """A heuristic as the kernels take it: its kind, its tables, its per-depth state width."""
+
+    kind: int
+    t8: np.ndarray
+    tu8: np.ndarray
+    t64: np.ndarray
+    width: int = 1
+
+
+def heuristic_tables(board: Board, kind: int) -> Heuristic:
+    """The tables of MANHATTAN, LINEAR_CONFLICT or DROPOUT (layout above ``line_conflicts``).
+    Linear conflict looks its lines up in ``tu8`` (rows' table, then columns') when no line is
+    longer than ``MAX_TABLED_LINE`` cells, else recounts them."""
+    n, rows, cols = board.ncells, board.rows, board.cols
+    goal_row, goal_col = board.goal_row.copy(), board.goal_col.copy()
+    goal_row[0] = goal_col[0] = -1
+    tabled = kind == LINEAR_CONFLICT and max(rows, cols) <= MAX_TABLED_LINE
+    tu8 = np.zeros(1, np.uint8)
+    column_table = 0
+    parts = [goal_row, goal_col, board.manhattan.astype(np.int64)]
+    if tabled:
+        # digit of (tile, cell) in its row's code and in its column's code
+        cell_row, cell_col = np.divmod(np.arange(n), cols)
+        in_row = goal_row[:, None] == cell_row[None, :]
+        in_col = goal_col[:, None] == cell_col[None, :]
+        row_value = np.where(in_row, (goal_col[:, None] + 1) * (cols + 1) ** cell_col, 0)
+        col_value = np.where(in_col, (goal_row[:, None] + 1) * (rows + 1) ** cell_row, 0)
+        row_value[0] = col_value[0] = 0
+        parts += [row_value.reshape(-1), col_value.reshape(-1)]
+        rows_table, cols_table = line_tables(cols), line_tables(rows)
+        column_table = rows_table.size
+        tu8 = np.concatenate([rows_table, cols_table])
+    t64 = np.concatenate([[rows, cols, int(tabled), column_table], *parts]).astype(np.int64)
+    return Heuristic(kind, board.manhattan_delta, tu8, t64)
+
+
+@cache
+def line_tables(length: int) -> np.ndarray:
+    return conflict_table(length)
+
+
+# --- the kernel ---------------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def is_goal(board, blank, goal):
+    if goal[blank] != 0:
+        return False
+    for cell in range(board.size):
+        if cell != blank and board[cell] != goal[cell]:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def ida_kernel(kind, board, goal, blank_at, ptr, end, came, hval, hs, ctl, cap,
+               succ_start, succ_end, succ_dir, succ_cell, t8, tu8, t64):
+    """Run the search from the state in the arrays until it solves, or ``ctl[C_NODES]``
+    reaches ``cap`` (PAUSED), or a threshold needs more stack rows than there are (GROW, at
+    the start of that iteration). Depth ``k`` of the stack: the blank's cell ``blank_at[k]``,
+    the direction of the move into it ``came[k]`` (4 at the root), the moves still to try
+    ``ptr[k] .. end[k]`` (a slice of ``succ_dir``/``succ_cell``: the undo move is not in it),
+    and ``hval[k]``."""
+    depth = ctl[C_DEPTH]
+    nodes = ctl[C_NODES]
+    expanded = ctl[C_EXPANDED]
+    iterations = ctl[C_ITERATIONS]
+    threshold = ctl[C_THRESHOLD]
+    nxt = ctl[C_NEXT]
+    top = blank_at.size - 1
+    status = PAUSED
+    # The current depth's frame lives in locals (registers); the stack holds the others.
+    p, stop, b, h = ptr[depth], end[depth], blank_at[depth], hval[depth]
+    while nodes < cap:
+        if p < stop:
+            d = succ_dir[p]
+            src = succ_cell[p]
+            p += 1
+            tile = board[src]
+            hc = child_h(kind, board, b, src, tile, d, h, t8, tu8, t64, hs, depth)
+            nodes += 1
+            f = depth + 1 + hc
+            if f > threshold:
+                if f < nxt:
+                    nxt = f
+                continue
+            board[b] = tile
+            ptr[depth] = p
+            end[depth] = stop
+            depth += 1
+            blank_at[depth] = src
+            came[depth] = d
+            hval[depth] = hc
+            if hc == 0 and is_goal(board, src, goal):
+                status = SOLVED
+                break
+            p, stop, b, h = succ_start[src * 5 + d], succ_end[src * 5 + d], src, hc
+            expanded += 1
+        elif depth > 0:
+            depth -= 1
+            parent_blank = blank_at[depth]
+            board[b] = board[parent_blank]
+            p, stop, b, h = ptr[depth], end[depth], parent_blank, hval[depth]
+        else:  # the iteration is over: the next threshold
+            if nxt == NO_BOUND:
+                status = EXHAUSTED
+                break
+            threshold = nxt
+            nxt = NO_BOUND
+            iterations += 1
+            p = succ_start[b * 5 + 4]
+            expanded += 1
+            if threshold >= top:
+                status = GROW
+                break
+    if status != SOLVED:
+        ptr[depth] = p
+        end[depth] = stop
+    ctl[C_DEPTH] = depth
+    ctl[C_NODES] = nodes
+    ctl[C_EXPANDED] = expanded
+    ctl[C_ITERATIONS] = iterations
+    ctl[C_THRESHOLD] = threshold
+    ctl[C_NEXT] = nxt
+    return status
+
+
+# One wrapper per heuristic kind: the kind reaches the kernel as a compile-time literal.
+
+
+@njit(cache=True, nogil=True)
+def ida_manhattan(board, goal, blank_at, ptr, end, came, hval, hs, ctl, cap,
+                  succ_start, succ_end, succ_dir, succ_cell, t8, tu8, t64):
+    return ida_kernel(MANHATTAN, board, goal, blank_at, ptr, end, came, hval, hs, ctl, cap,
+                      succ_start, succ_end, succ_dir, succ_cell, t8, tu8, t64)
+
+
+@njit(cache=True, nogil=True)
+def ida_linear_conflict(board, goal, blank_at, ptr, end, came, hval, hs, ctl, cap,
+                        succ_start, succ_end, succ_dir, succ_cell, t8, tu8, t64):
+    return ida_kernel(LINEAR_CONFLICT, board, goal, blank_at, ptr, end, came, hval, hs, ctl,
+                      cap, succ_start, succ_end, succ_dir, succ_cell, t8, tu8, t64)
+
+
+@njit(cache=True, nogil=True)
+def ida_dropout(board, goal, blank_at, ptr, end, came, hval, hs, ctl, cap,
+                succ_start, succ_end, succ_dir, succ_cell, t8, tu8, t64):
+    return ida_kernel(DROPOUT, board, goal, blank_at, ptr, end, came, hval, hs, ctl,
+                      cap, succ_start, succ_end, succ_dir, succ_cell, t8, tu8, t64)
+
+
+#: kind -> chunk kernel. A new heuristic adds its wrapper here.
+KERNELS = {MANHATTAN: ida_manhattan, LINEAR_CONFLICT: ida_linear_conflict, DROPOUT: ida_dropout}
+
+
+# --- the search in Python -----------------------------------------------------------------------
+
+
+@dataclass
+class IdaSearch:
+    """One IDA* search in progress: the board, the stack, the control vector."""
+
+    instance: Instance
+    tables: Board
+    heuristic: Heuristic
+    board: np.ndarray
+    goal: np.ndarray
+    blank_at: np.ndarray
+    ptr: np.ndarray
+    end: np.ndarray
+    came: np.ndarray
+    hval: np.ndarray
+    hs: np.ndarray
+    ctl: np.ndarray
+    status: int = PAUSED
+
+    @classmethod
+    def start(cls, instance: Instance, heuristic: Heuristic | int = MANHATTAN,
+              depth: int = START_DEPTH) -> IdaSearch:
+        tables = board_of(instance)
+        if isinstance(heuristic, int):
+            heuristic = heuristic_tables(tables, heuristic)
+        board = tables.state(instance.tiles)
+        goal = tables.state(instance.goal_tiles)
+        blank = instance.tiles.index(0)
+        stack = [np.zeros(depth, np.int64) for _ in range(5)]
+        search = cls(instance, tables, heuristic, board, goal, *stack,
+                     np.zeros((depth, heuristic.width), np.int64),
+                     np.zeros(CTL_SLOTS, np.int64))
+        search.blank_at[0] = blank
+        search.came[0] = 4
+        search.ptr[0] = tables.succ_start[blank * 5 + 4]
+        search.end[0] = tables.succ_end[blank * 5 + 4]
+        h = int(root_h(heuristic.kind, board, blank, heuristic.t8, heuristic.tu8,
+                       heuristic.t64, search.hs))
+        search.hval[0] = h
+        search.ctl[C_THRESHOLD] = h
+        search.ctl[C_NEXT] = NO_BOUND
+        search.ctl[C_ITERATIONS] = 1
+        search.ctl[C_EXPANDED] = 1
+        if instance.tiles == instance.goal_tiles:
+            search.status = SOLVED
+        elif h >= depth - 1:
+            search.grow(2 * h + 2)
+        return search
+
+    def grow(self, depth: int) -> None:
+        """More stack rows (the search state is kept)."""
+        old = self.blank_at.size
+        for name in ("blank_at", "ptr", "end", "came", "hval"):
+            arr = getattr(self, name)
+            new = np.zeros(depth, arr.dtype)
+            new[:old] = arr
+            setattr(self, name, new)
+        hs = np.zeros((depth, self.hs.shape[1]), np.int64)
+        hs[:old] = self.hs
+        self.hs = hs
+
+    def run(self, nodes: int) -> int:
+        """At most ``nodes`` more generated nodes; returns PAUSED, SOLVED or EXHAUSTED."""
+        if self.status in (SOLVED, EXHAUSTED):
+            return self.status
+        kernel = KERNELS[self.heuristic.kind]
+        h, t = self.heuristic, self.tables
+        cap = self.nodes + nodes
+        while True:
+            status = int(kernel(self.board, self.goal, self.blank_at, self.ptr, self.end,
+                                self.came, self.hval, self.hs, self.ctl, cap, t.succ_start,
+                                t.succ_end, t.succ_dir, t.succ_cell, h.t8, h.tu8, h.t64))
+            if status != GROW:
+                break
+            self.grow(2 * self.blank_at.size)
+        self.status = status
+        return status
+
+    @property
+    def nodes(self) -> int:
+        return int(self.ctl[C_NODES])
+
+    @property
+    def expanded(self) -> int:
+        return int(self.ctl[C_EXPANDED])
+
+    @property
+    def iterations(self) -> int:
+        return int(self.ctl[C_ITERATIONS])
+
+    @property
+    def threshold(self) -> int:
+        return int(self.ctl[C_THRESHOLD])
+
+    @property
+    def start_h(self) -> int:
+        return int(self.hval[0])
+
+    def moves(self) -> str:
+        """The blank's moves from the start to the current node (the goal once SOLVED)."""
+        depth = int(self.ctl[C_DEPTH])
+        return "".join(DIRS[int(d)] for d in self.came[1:depth + 1])
+
+    def counters(self) -> dict[str, float]:
+        return {"nodes": self.nodes, "expanded": self.expanded, "iterations": self.iterations,
+                "h_start": self.start_h, "threshold": self.threshold}
+
+
+def drive(search: IdaSearch, budget: Budget, max_nodes: int = 0) -> int:
+    """Run chunks until the search ends, ``max_nodes`` (0 = no limit) or the budget ends; each
+    chunk is sized from the node rate so far to last about ``CHUNK_S`` seconds."""
+    rate = 0.0
+    status = search.status
+    while status == PAUSED:
+        remaining = budget.remaining() - MARGIN_S
+        size = FIRST_CHUNK if rate == 0 else max(10_000, int(rate * min(CHUNK_S, remaining)))
+        if max_nodes:
+            size = min(size, max_nodes - search.nodes)
+        if remaining <= 0 or size <= 0:
+            break
+        before, t = search.nodes, time.perf_counter()
+        status = search.run(size)
+        rate = (search.nodes - before) / max(time.perf_counter() - t, 1e-6)
+    return status
+
+
+def solve_ida(instance: Instance, budget: Budget, heuristic: int, max_nodes: int = 0) -> Outcome:
+    """The shared body of the IDA* solvers: infeasible by parity, else search and claim."""
+    if not instance.solvable:  # the permutation parity is a proof: no search needed
+        return Outcome("infeasible", counters={"nodes": 0})
+    t0 = time.perf_counter()
+    search = IdaSearch.start(instance, heuristic)
+    t_encode = time.perf_counter() - t0
+    status = drive(search, budget, max_nodes)
+    t_solve = time.perf_counter() - t0 - t_encode
+    counters = search.counters()
+    if status == SOLVED:
+        moves = search.moves()
+        return Outcome("optimal", solution=Solution(moves), objective=len(moves),
+                       counters=counters, t_encode=t_encode, t_solve=t_solve)
+    return Outcome("unknown", counters=counters, t_encode=t_encode, t_solve=t_solve)
+
+
+def tiny_instances() -> list[Instance]:
+    """Boards that exercise every kernel in a few nodes (for ``prepare``)."""
+    return [Instance(3, 3, (1, 2, 3, 4, 5, 6, 0, 7, 8), "blank-last"),
+            Instance(4, 4, (4, 1, 2, 3, 0, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))]
+
+
+def prepare() -> None:
+    """Compile (or load from numba's cache) each kernel once per worker."""
+    for kind in KERNELS:
+        for instance in tiny_instances():
+            IdaSearch.start(instance, kind).run(1000)
+
+
+PARAMS = [Param("max_nodes", 0, "stop after this many generated nodes (0 = only the time budget)",
+                min=0)]
+BACKEND = f"numba-{numba.__version__}"
+
+
+@solver("ida-manhattan", family="tiles", paradigm="native", backend=BACKEND, params=PARAMS,
+        prepare=prepare)
+def solve_manhattan(instance: Instance, budget: Budget, seed: int, max_nodes: int = 0) -> Outcome:
+    """IDA* with Manhattan distance (Korf 1985): iterative, incremental, U-L-R-D, no undo."""
+    return solve_ida(instance, budget, MANHATTAN, max_nodes)
+
+
+@solver("ida-lc", family="tiles", paradigm="native", backend=BACKEND, params=PARAMS,
+        prepare=prepare)
+def solve_linear_conflict(instance: Instance, budget: Budget, seed: int,
+                          max_nodes: int = 0) -> Outcome:
+    """IDA* with Manhattan + linear conflict (Hansson, Mayer & Yung 1992)."""
+    return solve_ida(instance, budget, LINEAR_CONFLICT, max_nodes)

@@ -219,6 +219,76 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- pdb ----------------------------------------------------------------------------------------
+
+def cmd_pdb(args: argparse.Namespace) -> int:
+    """Build a partition's pattern databases into the cache (a bar by BFS layer, then time and
+    memory), or describe one file."""
+    import resource
+    import time
+
+    from searches import tiles_pdb as pdb
+    from searches import tiles_pdb_encode as encode
+    from searches import tiles_pdb_store as store
+
+    try:
+        if args.pdb_command == "info":
+            for key, value in store.describe(args.file).items():
+                print(f"{key:14s} {value}")
+            return 0
+        rows, cols = pdb.puzzle_shape(args.puzzle)
+        part = pdb.partition(args.partition, rows, cols, args.goal)
+        pdb.check_combination(args.rule, args.encoding, False, rows, cols, args.goal)
+        param = encode.check_encoding(args.encoding, args.param)
+        cache = Path(args.cache) if args.cache else store.default_cache()
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        console = Console(stderr=True)
+        bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
+                       TextColumn("layer {task.completed:>3.0f}"), TimeElapsedColumn(),
+                       TextColumn("{task.fields[states]}"), console=console,
+                       disable=not console.is_terminal)
+
+        def size(b: float) -> str:
+            return next(f"{b / 1000 ** i:.1f} {u}B" for i, u in ((3, "G"), (2, "M"), (1, "k"))
+                        if b >= 1000 ** i) if b >= 1000 else f"{int(b)} B"
+
+        start = time.perf_counter()
+        total = 0
+        with bar:
+            for j, tiles in enumerate(part.patterns):
+                pattern = part.pattern(j)
+                task = bar.add_task(f"pattern {j + 1}/{len(part.patterns)} ({pattern.k} tiles)",
+                                    total=None, states="")
+
+                def progress(layer: int, expanded: int, seconds: float, task=task) -> None:
+                    bar.update(task, completed=layer + 1, states=f"{expanded:,} states")
+
+                t = time.perf_counter()
+                got, source = store.cached(pattern, args.rule, args.encoding, param, cache,
+                                           threads=args.threads, progress=progress)
+                bar.update(task, total=bar.tasks[task].completed or 1,
+                           completed=bar.tasks[task].completed or 1)
+                total += got.payload.size
+                what = "loaded from the cache" if source == "cache" else source
+                print(f"pattern {','.join(map(str, tiles))}: {what} in "
+                      f"{time.perf_counter() - t:.1f} s, {size(got.payload.size)} "
+                      f"({args.encoding}), saturated {got.saturated}")
+                print(f"  {cache / store.file_name(pattern, args.rule, args.encoding, param)}",
+                      flush=True)
+        entries = sum(part.pattern(j).size for j in range(len(part.patterns)))
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"total {time.perf_counter() - start:.1f} s, {size(total)} of tables, "
+              f"peak memory {peak:.0f} MB")
+        print("sizes by encoding: " + ", ".join(
+            f"{e} {size(b)}" for e, b in store.sizes(entries, param or 8).items()))
+        return 0
+    except ValueError as exc:  # PDBError, PDBFileError, bad numbers
+        print(f"cliffbench: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
 # -- the parser -----------------------------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
@@ -291,6 +361,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-solution", action="store_true", help="omit the planted solution")
     common(p)
     p.set_defaults(func=cmd_gen)
+
+    p = sub.add_parser("pdb", help="sliding-tile pattern databases: build into the cache, info")
+    pdb_sub = p.add_subparsers(dest="pdb_command", required=True)
+    b = pdb_sub.add_parser("build", help="build (or load, or encode) a partition's tables")
+    b.add_argument("--puzzle", default="15", help="8, 15, 24 or ROWSxCOLS (default 15)")
+    b.add_argument("--partition", required=True,
+                   help="a preset (4-4-4-3, 5-5-5, 6-6-3, 7-8, 6-6-6-6, 4-4, ...) or tile "
+                        "lists 1,2,3/4,5,6")
+    b.add_argument("--rule", default="minimized", help="ignored or minimized (default)")
+    b.add_argument("--encoding", default="nibble",
+                   help="byte, nibble (default), mod3, bit, minnibble")
+    b.add_argument("--param", type=int, default=0, help="minnibble group (a power of 2)")
+    b.add_argument("--goal", default="blank-first", help="blank-first (default) or blank-last")
+    b.add_argument("--cache", help="cache directory (default $CLIFFBENCH_PDB_CACHE or "
+                                   "~/.cache/cliffbench/pdb)")
+    b.add_argument("--threads", type=int, help="numba threads (default: all)")
+    i = pdb_sub.add_parser("info", help="describe and check a table file")
+    i.add_argument("file")
+    p.set_defaults(func=cmd_pdb)
     return parser
 
 

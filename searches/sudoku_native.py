@@ -52,6 +52,7 @@ import numpy as np
 from bench.api import Budget, Outcome, Param, solver
 from instances.sudoku import Instance, Solution
 from searches import sudoku_kernel as kernel
+from searches.chunked import run_in_chunks
 
 # Kept off the budget for building the answer, so the solver returns before the watchdog fires.
 MARGIN_S = 0.02
@@ -137,19 +138,8 @@ class Search:
 
 def drive(search: Search, budget: Budget, max_nodes: int) -> int:
     """Run chunks until the search is done, ``max_nodes`` (0 = no limit) or the budget ends."""
-    rate = 0.0
-    status = kernel.PAUSED
-    while status == kernel.PAUSED:
-        remaining = budget.remaining() - MARGIN_S
-        size = FIRST_CHUNK if rate == 0 else max(100, int(rate * min(CHUNK_S, remaining)))
-        if max_nodes:
-            size = min(size, max_nodes - search.nodes)
-        if remaining <= 0 or size <= 0:
-            break
-        before, t = search.nodes, time.perf_counter()
-        status = search.run(size)
-        rate = (search.nodes - before) / max(time.perf_counter() - t, 1e-6)
-    return status
+    return run_in_chunks(search, budget, kernel.PAUSED, kernel.PAUSED, first_chunk=FIRST_CHUNK,
+                         min_chunk=100, max_nodes=max_nodes, chunk_s=CHUNK_S, margin_s=MARGIN_S)
 
 
 @cache

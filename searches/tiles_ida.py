@@ -72,6 +72,7 @@ from numba import njit
 
 from bench.api import Budget, Outcome, Param, solver
 from instances.tiles import Instance, Solution
+from searches.chunked import run_in_chunks
 from searches.tiles_board import DIRS, DOWN, UP, Board, board_of
 
 MANHATTAN, LINEAR_CONFLICT, DROPOUT = 0, 1, 2
@@ -532,21 +533,9 @@ class IdaSearch:
 
 
 def drive(search: IdaSearch, budget: Budget, max_nodes: int = 0) -> int:
-    """Run chunks until the search ends, ``max_nodes`` (0 = no limit) or the budget ends; each
-    chunk is sized from the node rate so far to last about ``CHUNK_S`` seconds."""
-    rate = 0.0
-    status = search.status
-    while status == PAUSED:
-        remaining = budget.remaining() - MARGIN_S
-        size = FIRST_CHUNK if rate == 0 else max(10_000, int(rate * min(CHUNK_S, remaining)))
-        if max_nodes:
-            size = min(size, max_nodes - search.nodes)
-        if remaining <= 0 or size <= 0:
-            break
-        before, t = search.nodes, time.perf_counter()
-        status = search.run(size)
-        rate = (search.nodes - before) / max(time.perf_counter() - t, 1e-6)
-    return status
+    """Run chunks until the search ends, ``max_nodes`` (0 = no limit) or the budget ends."""
+    return run_in_chunks(search, budget, search.status, PAUSED, first_chunk=FIRST_CHUNK,
+                         min_chunk=10_000, max_nodes=max_nodes, chunk_s=CHUNK_S, margin_s=MARGIN_S)
 
 
 def solve_ida(instance: Instance, budget: Budget, heuristic: int, max_nodes: int = 0) -> Outcome:

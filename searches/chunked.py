@@ -15,6 +15,12 @@ from typing import Protocol
 from bench.api import Budget
 
 
+def control(index: int) -> property:
+    """A read-only counter of a search's control vector ``ctl`` (the kernel writes it; the
+    Python side reads nodes, guesses, ... from it between chunks)."""
+    return property(lambda self: int(self.ctl[index]))
+
+
 class ChunkedSearch(Protocol):
     nodes: int
 

@@ -52,7 +52,7 @@ import numpy as np
 from bench.api import Budget, Outcome, Param, solver
 from instances.sudoku import Instance, Solution
 from searches import sudoku_kernel as kernel
-from searches.chunked import run_in_chunks
+from searches.chunked import control, run_in_chunks
 
 # Kept off the budget for building the answer, so the solver returns before the watchdog fires.
 MARGIN_S = 0.02
@@ -120,17 +120,9 @@ class Search:
         return int(kernel.search_general(self.state, self.stack, self.frames, self.ctl,
                                          self.limit, cap, *self.work, self.mode, self.out))
 
-    @property
-    def nodes(self) -> int:
-        return int(self.ctl[kernel.C_NODES])
-
-    @property
-    def guesses(self) -> int:
-        return int(self.ctl[kernel.C_GUESSES])
-
-    @property
-    def solutions(self) -> int:
-        return int(self.ctl[kernel.C_SOLUTIONS])
+    nodes = control(kernel.C_NODES)
+    guesses = control(kernel.C_GUESSES)
+    solutions = control(kernel.C_SOLUTIONS)
 
     def first(self) -> Solution:
         return Solution(self.instance.box, tuple(self.out.tolist()))

@@ -43,6 +43,7 @@ from numba import njit
 from bench.api import Budget, Outcome, Param, solver
 from instances.tiles import Instance, Solution
 from searches import tiles_ida
+from searches.chunked import control
 from searches.tiles_board import DIRS, Board, board_of, forget_stale_cache
 from searches.tiles_ida import (
     DROPOUT,
@@ -376,21 +377,10 @@ class AStarSearch:
         self.status = status
         return status
 
-    @property
-    def nodes(self) -> int:
-        return int(self.ctl[C_NODES])
-
-    @property
-    def expanded(self) -> int:
-        return int(self.ctl[C_EXPANDED])
-
-    @property
-    def reopened(self) -> int:
-        return int(self.ctl[C_REOPENED])
-
-    @property
-    def stored(self) -> int:
-        return int(self.ctl[C_STORED])
+    nodes = control(C_NODES)
+    expanded = control(C_EXPANDED)
+    reopened = control(C_REOPENED)
+    stored = control(C_STORED)
 
     def moves(self) -> str:
         """The blank's moves from the start to the goal (once SOLVED), by parent links."""

@@ -72,7 +72,7 @@ from numba import njit
 
 from bench.api import Budget, Outcome, Param, solver
 from instances.tiles import Instance, Solution
-from searches.chunked import run_in_chunks
+from searches.chunked import control, run_in_chunks
 from searches.tiles_board import DIRS, DOWN, UP, Board, board_of
 
 MANHATTAN, LINEAR_CONFLICT, DROPOUT = 0, 1, 2
@@ -502,21 +502,10 @@ class IdaSearch:
         self.status = status
         return status
 
-    @property
-    def nodes(self) -> int:
-        return int(self.ctl[C_NODES])
-
-    @property
-    def expanded(self) -> int:
-        return int(self.ctl[C_EXPANDED])
-
-    @property
-    def iterations(self) -> int:
-        return int(self.ctl[C_ITERATIONS])
-
-    @property
-    def threshold(self) -> int:
-        return int(self.ctl[C_THRESHOLD])
+    nodes = control(C_NODES)
+    expanded = control(C_EXPANDED)
+    iterations = control(C_ITERATIONS)
+    threshold = control(C_THRESHOLD)
 
     @property
     def start_h(self) -> int:

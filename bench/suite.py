@@ -11,6 +11,7 @@ budgets. ``bench/suites/*.toml`` are the shipped ones; any path works too::
     repeats = 1
     seed = 1              # solver seed of repeat 0 (repeat r gets seed + r)
     abort_fraction = 1.0  # a ladder stops climbing for a solver once this fraction of a rung fails
+    early_abort = true    # false: every rung runs whatever failed below (a peak in mid-ladder)
 
     [[solver]]
     name = "dfs-restarts"
@@ -46,7 +47,7 @@ from instances.common import InstanceError, content_hash
 SUITES_DIR = Path(__file__).parent / "suites"
 
 SUITE_KEYS = {"name", "description", "timeout", "mem", "cores", "repeats", "seed",
-              "abort_fraction", "jobs", "solver", "ladder", "instances"}
+              "abort_fraction", "early_abort", "jobs", "solver", "ladder", "instances"}
 
 
 class SuiteError(ValueError):
@@ -180,6 +181,11 @@ def load_suite(name_or_path: str, data_dir: str | Path | None = None) -> Suite:
     fraction = _number(raw, "abort_fraction", 1.0, float, path)
     if not 0.0 < fraction <= 1.0:
         raise SuiteError(f"{path}: 'abort_fraction' must be in (0, 1], got {fraction}")
+    early_abort = raw.get("early_abort", True)
+    if not isinstance(early_abort, bool):
+        raise SuiteError(f"{path}: 'early_abort' must be true or false, got {early_abort!r}")
+    if not early_abort:
+        fraction = float("inf")  # no rung's failures ever reach it
     return Suite(
         name=str(raw.get("name", path.stem)), description=str(raw.get("description", "")),
         path=str(path), sha256=hashlib.sha256(text.encode()).hexdigest(), solvers=solvers,

@@ -78,6 +78,23 @@ def test_ladder_climbs_and_stops_with_skipped_rows(tmp_path, faulty):
     assert {"s_restart_unit", "p_seed", "p_border_colors"} <= set(df.columns)
 
 
+def test_ladder_without_early_abort_runs_every_rung(tmp_path, faulty):
+    text = LADDER_SUITE.replace("timeout = 20", "timeout = 20\nearly_abort = false")
+    suite = write(tmp_path, text)
+    folder = bench.run(str(suite), plugins=(faulty,), results=tmp_path / "results", jobs=JOBS,
+                       progress=False, solvers=["test-raise"])
+    df = bench.load(folder)
+    assert list(df.sort_values("rung_index").status) == ["error"] * 6
+
+
+def test_early_abort_must_be_a_boolean(tmp_path):
+    from bench.suite import SuiteError, load_suite
+
+    suite = write(tmp_path, LADDER_SUITE.replace("timeout = 20", "timeout = 20\nearly_abort = 0"))
+    with pytest.raises(SuiteError, match="early_abort"):
+        load_suite(str(suite))
+
+
 def test_a_finished_sweep_refuses_to_run_again_without_resume(tmp_path, faulty):
     suite = write(tmp_path, NOOP_SUITE.format(delay=0.0, count=3))
     results = tmp_path / "results"

@@ -42,13 +42,14 @@ from numba import njit
 
 from bench.api import Budget, Outcome, Param, solver
 from instances.tiles import Instance, Solution
-from searches import tiles_ida
+from searches import tiles_ida, tiles_pdb, tiles_pdb_encode, tiles_rank
 from searches.chunked import control
 from searches.tiles_board import DIRS, Board, board_of, forget_stale_cache
 from searches.tiles_ida import (
     DROPOUT,
     LINEAR_CONFLICT,
     MANHATTAN,
+    PDB,
     Heuristic,
     child_h,
     heuristic_tables,
@@ -178,7 +179,7 @@ def heap_pop(heap_key, heap_node, size):
 @njit(cache=True, nogil=True)
 def astar_kernel(kind, keys, g, hv, parent, came, closed, slots, heap_key, heap_node, ctl, cap,
                  cell_word, cell_shift, bits, board, goal, succ_start, succ_end, succ_dir,
-                 succ_cell, t8, tu8, t64, hs):
+                 succ_cell, t8, tu8, t64, hs, P, pos):
     """Expand up to ``cap`` nodes in all (``ctl[C_EXPANDED]``); stop SOLVED (``ctl[C_FOUND]``
     the goal's node), EXHAUSTED (open list empty: no solution), FULL (the node or heap arrays
     may overflow in the next expansion: grow them) or PAUSED."""
@@ -219,14 +220,14 @@ def astar_kernel(kind, keys, g, hv, parent, came, closed, slots, heap_key, heap_
             reopened += 1
         closed[node] = 1
         expanded += 1
-        h = root_h(kind, board, blank, t8, tu8, t64, hs)
+        h = root_h(kind, board, blank, t8, tu8, t64, hs, P, pos)
         gc = g[node] + 1
         d_in = came[node]
         for p in range(succ_start[blank * 5 + d_in], succ_end[blank * 5 + d_in]):
             d = succ_dir[p]
             src = succ_cell[p]
             tile = board[src]
-            hc = child_h(kind, board, blank, src, tile, d, h, t8, tu8, t64, hs, 0)
+            hc = child_h(kind, board, blank, src, tile, d, h, t8, tu8, t64, hs, 0, P, pos)
             board[blank] = 0  # child_h may use the blank's cell as scratch
             nodes += 1
             moved = np.uint64(tile)
@@ -254,35 +255,46 @@ def astar_kernel(kind, keys, g, hv, parent, came, closed, slots, heap_key, heap_
 @njit(cache=True, nogil=True)
 def astar_manhattan(keys, g, hv, parent, came, closed, slots, heap_key, heap_node, ctl, cap,
                     cell_word, cell_shift, bits, board, goal, succ_start, succ_end, succ_dir,
-                    succ_cell, t8, tu8, t64, hs):
-    return astar_kernel(MANHATTAN, keys, g, hv, parent, came, closed, slots, heap_key,
-                        heap_node, ctl, cap, cell_word, cell_shift, bits, board, goal,
-                        succ_start, succ_end, succ_dir, succ_cell, t8, tu8, t64, hs)
+                    succ_cell, t8, tu8, t64, hs, P, pos):
+    return astar_kernel(MANHATTAN, keys, g, hv, parent, came, closed, slots, heap_key, heap_node,
+                        ctl, cap, cell_word, cell_shift, bits, board, goal, succ_start,
+                        succ_end, succ_dir, succ_cell, t8, tu8, t64, hs, P, pos)
 
 
 @njit(cache=True, nogil=True)
-def astar_linear_conflict(keys, g, hv, parent, came, closed, slots, heap_key, heap_node, ctl,
-                          cap, cell_word, cell_shift, bits, board, goal, succ_start, succ_end,
-                          succ_dir, succ_cell, t8, tu8, t64, hs):
+def astar_linear_conflict(keys, g, hv, parent, came, closed, slots, heap_key, heap_node, ctl, cap,
+                          cell_word, cell_shift, bits, board, goal, succ_start, succ_end, succ_dir,
+                          succ_cell, t8, tu8, t64, hs, P, pos):
     return astar_kernel(LINEAR_CONFLICT, keys, g, hv, parent, came, closed, slots, heap_key,
                         heap_node, ctl, cap, cell_word, cell_shift, bits, board, goal,
-                        succ_start, succ_end, succ_dir, succ_cell, t8, tu8, t64, hs)
+                        succ_start, succ_end, succ_dir, succ_cell, t8, tu8, t64, hs, P, pos)
 
 
 @njit(cache=True, nogil=True)
 def astar_dropout(keys, g, hv, parent, came, closed, slots, heap_key, heap_node, ctl, cap,
                   cell_word, cell_shift, bits, board, goal, succ_start, succ_end, succ_dir,
-                  succ_cell, t8, tu8, t64, hs):
-    return astar_kernel(DROPOUT, keys, g, hv, parent, came, closed, slots, heap_key,
-                        heap_node, ctl, cap, cell_word, cell_shift, bits, board, goal,
-                        succ_start, succ_end, succ_dir, succ_cell, t8, tu8, t64, hs)
+                  succ_cell, t8, tu8, t64, hs, P, pos):
+    return astar_kernel(DROPOUT, keys, g, hv, parent, came, closed, slots, heap_key, heap_node,
+                        ctl, cap, cell_word, cell_shift, bits, board, goal, succ_start,
+                        succ_end, succ_dir, succ_cell, t8, tu8, t64, hs, P, pos)
+
+
+@njit(cache=True, nogil=True)
+def astar_pdb(keys, g, hv, parent, came, closed, slots, heap_key, heap_node, ctl, cap,
+              cell_word, cell_shift, bits, board, goal, succ_start, succ_end, succ_dir,
+              succ_cell, t8, tu8, t64, hs, P, pos):
+    return astar_kernel(PDB, keys, g, hv, parent, came, closed, slots, heap_key, heap_node,
+                        ctl, cap, cell_word, cell_shift, bits, board, goal, succ_start,
+                        succ_end, succ_dir, succ_cell, t8, tu8, t64, hs, P, pos)
 
 
 #: kind -> chunk kernel (one compiled specialisation per heuristic, as for IDA*).
 KERNELS = {MANHATTAN: astar_manhattan, LINEAR_CONFLICT: astar_linear_conflict,
-           DROPOUT: astar_dropout}
-# The kernels compile in tiles_ida's heuristics: recompile them when that file changes.
-forget_stale_cache([astar_kernel, *KERNELS.values()], tiles_ida.__file__)
+           DROPOUT: astar_dropout, PDB: astar_pdb}
+# The kernels compile in tiles_ida's heuristics and the tables' lookups: recompile them when
+# those files change.
+forget_stale_cache([astar_kernel, *KERNELS.values()], tiles_ida.__file__, tiles_pdb.__file__,
+                   tiles_pdb_encode.__file__, tiles_rank.__file__)
 
 
 # --- the search in Python -----------------------------------------------------------------------
@@ -301,6 +313,7 @@ class AStarSearch:
         self.board = np.zeros(instance.ncells, np.int64)
         self.goal = np.asarray(instance.goal_tiles, np.int64)
         self.hs = np.zeros((2, self.heuristic.width), np.int64)
+        self.pos = np.zeros(3 * instance.ncells, np.int64)
         self.ctl = np.zeros(CTL_SLOTS, np.int64)
         self.ctl[C_FOUND] = -1
         self.status = PAUSED
@@ -308,7 +321,7 @@ class AStarSearch:
         start = np.asarray(instance.tiles, np.int64)
         h0 = int(root_h(self.heuristic.kind, start, instance.tiles.index(0),
                             self.heuristic.t8, self.heuristic.tu8, self.heuristic.t64,
-                            self.hs))
+                            self.hs, self.heuristic.arrays, self.pos))
         self.start_h = h0
         self.keys[0] = self.packing.pack(instance.tiles)
         find_or_add(self.keys, self.slots, 0, self.packing.words)
@@ -368,7 +381,7 @@ class AStarSearch:
                 self.keys, self.g, self.hv, self.parent, self.came, self.closed, self.slots,
                 self.heap_key, self.heap_node, self.ctl, cap, pk.word, pk.shift, pk.bits,
                 self.board, self.goal, t.succ_start, t.succ_end, t.succ_dir, t.succ_cell,
-                h.t8, h.tu8, h.t64, self.hs))
+                h.t8, h.tu8, h.t64, self.hs, h.arrays, self.pos))
             if status != FULL:
                 break
             if max_bytes and 2 * self.nbytes() > max_bytes:
@@ -411,7 +424,7 @@ def drive(search: AStarSearch, budget: Budget, max_bytes: int) -> int:
     return status
 
 
-def solve_astar(instance: Instance, budget: Budget, heuristic: int) -> Outcome:
+def solve_astar(instance: Instance, budget: Budget, heuristic: Heuristic | int) -> Outcome:
     if not instance.solvable:  # permutation parity: a proof, no search needed
         return Outcome("infeasible", counters={"nodes": 0})
     t0 = time.perf_counter()
@@ -434,7 +447,7 @@ def prepare() -> None:
     """Compile (or load from numba's cache) the kernels once per worker."""
     from searches.tiles_ida import tiny_instances
 
-    for kind in KERNELS:
+    for kind in (MANHATTAN, LINEAR_CONFLICT, DROPOUT):
         for instance in tiny_instances():
             AStarSearch(instance, kind).run(100)
 

@@ -72,10 +72,12 @@ from numba import njit
 
 from bench.api import Budget, Outcome, Param, solver
 from instances.tiles import Instance, Solution
+from searches import tiles_pdb, tiles_pdb_encode, tiles_rank
 from searches.chunked import control, run_in_chunks
-from searches.tiles_board import DIRS, DOWN, UP, Board, board_of
+from searches.tiles_board import DIRS, DOWN, UP, Board, board_of, forget_stale_cache
+from searches.tiles_pdb import PDBArrays, h_init, pattern_after_move, table_entry
 
-MANHATTAN, LINEAR_CONFLICT, DROPOUT = 0, 1, 2
+MANHATTAN, LINEAR_CONFLICT, DROPOUT, PDB = 0, 1, 2, 3
 HEURISTICS = {"manhattan": MANHATTAN, "linear-conflict": LINEAR_CONFLICT}
 
 # Slots of the int64 control vector the kernel reads and writes back.
@@ -194,10 +196,12 @@ def line_change(board, blank, src, tile, first, step, count, enters, t64, tu8, t
 
 
 @njit(cache=True, nogil=True)
-def root_h(kind, board, blank, t8, tu8, t64, hs):
+def root_h(kind, board, blank, t8, tu8, t64, hs, P, pos):
     """The heuristic of the start state (``hs[0]`` is the place for per-depth state)."""
     n = board.size
     h = 0
+    if kind == PDB:
+        return pdb_root_h(board, blank, t64, hs, P, pos)
     if kind == MANHATTAN or kind == LINEAR_CONFLICT or kind == DROPOUT:
         for cell in range(n):
             if cell != blank:
@@ -249,11 +253,13 @@ def linear_conflict_change(board, blank, src, tile, d, t64, tu8):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def child_h(kind, board, blank, src, tile, d, h, t8, tu8, t64, hs, depth):
+def child_h(kind, board, blank, src, tile, d, h, t8, tu8, t64, hs, depth, P, pos):
     """The child's heuristic, from the parent's ``h``: ``tile`` slides from ``src`` into
     ``blank`` (the blank moves in direction ``d``). Called before the move is made; it may
     write the blank's cell (stale: free scratch space)."""
     n = board.size
+    if kind == PDB:
+        return pdb_child_h(blank, src, tile, t64, hs, depth, P, pos)
     if kind == DROPOUT:  # Manhattan rides in hs; h is Manhattan or 0 by the tile in cell 0
         m = hs[depth, 0] + t8[(tile * n + blank) * 4 + d]
         hs[depth + 1, 0] = m
@@ -262,6 +268,103 @@ def child_h(kind, board, blank, src, tile, d, h, t8, tu8, t64, hs, depth):
     hc = h + t8[(tile * n + blank) * 4 + d]
     if kind == LINEAR_CONFLICT:
         hc += linear_conflict_change(board, blank, src, tile, d, t64, tu8)
+    return hc
+
+
+# --- pattern databases ----------------------------------------------------------------------
+#
+# ``P`` is the partition's ``PDBArrays`` (searches.tiles_pdb); ``pos`` three views of the state
+# in one flat array of ``3 n`` cells, kept in step with the board by the kernel
+# (``pdb_place``): from 0 where (tile -> cell), from ``n`` the same of the state reflected about
+# the main diagonal, from ``2 n`` the board itself with 0 under the blank (the kernel's board
+# holds a stale tile there). A depth's row of ``hs`` holds the patterns' values and their sum
+# (``m = npat + 1`` slots) for the regular lookup, then for the reflected one. ``t64`` holds
+# two switches: the dual lookup, and bidirectional pathmax (read by the kernel).
+#
+# The dual lookup (Felner, Zahavi et al. 2005) reads the tables at the inverse permutation:
+# the board read as a where-array. For the sliding tiles that state is as far from the goal as
+# the state itself only when the blank is in its goal cell (the inverse of a blank-first state
+# with the blank elsewhere is not even reachable in general: on the 8-puzzle, 80,640 of the
+# 181,440 states; tests/test_tiles_pdb_search.py checks both facts exhaustively). So the dual
+# is looked up at those states only, in full (a sixteenth of the nodes); pathmax then carries
+# its value to their neighbours, one less a step.
+PDB_DUAL_ON, PDB_PATHMAX_ON = 0, 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def pdb_place(P, pos, tile, dst, src):
+    """``tile`` moved into ``dst`` and the blank into ``src``: update the three views."""
+    n = P.n
+    pos[tile] = dst
+    pos[0] = src
+    pos[n + P.sigma[tile]] = P.tcell[dst]
+    pos[n] = P.tcell[src]
+    pos[2 * n + dst] = tile
+    pos[2 * n + src] = 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def pdb_dual_h(P, pos):
+    """The partition's sum at the dual state (valid only with the blank in its goal cell)."""
+    total = np.int64(0)
+    for j in range(P.npat):
+        total += table_entry(P, j, pos, 2 * P.n)
+    return total
+
+
+@njit(cache=True, nogil=True)
+def pdb_root_h(board, blank, t64, hs, P, pos):
+    """Every lookup from scratch (relative encodings by descent): fills ``pos`` and ``hs[0]``."""
+    n = P.n
+    where, rwhere, dual = pos[:n], pos[n:2 * n], pos[2 * n:]
+    for cell in range(n):
+        if cell != blank:
+            where[board[cell]] = cell
+            dual[cell] = board[cell]
+    where[0] = blank
+    dual[blank] = 0
+    m = P.npat + 1
+    h = h_init(P, where, rwhere, hs[0, :m], hs[0, m:2 * m])
+    if t64[PDB_DUAL_ON] and blank == 0:
+        h = max(h, pdb_dual_h(P, pos))
+    return h
+
+
+@njit(cache=True, nogil=True, inline="always")
+def pdb_relookup(P, j, pos, at, hs, depth, slot):
+    """Pattern ``j``'s value after one of its tiles moved in the view at ``pos[at:]``, from
+    the parent's row ``hs[depth]`` into the child's, slots from ``slot`` (the sum at
+    ``slot + npat``)."""
+    if j >= 0:
+        v = pattern_after_move(P, j, pos, at, hs[depth, slot + j])
+        hs[depth + 1, slot + P.npat] += v - hs[depth + 1, slot + j]
+        hs[depth + 1, slot + j] = v
+
+
+@njit(cache=True, nogil=True, inline="always")
+def pdb_child_h(blank, src, tile, t64, hs, depth, P, pos):
+    """The child's lookups: the moved tile's pattern (one table), the same in the reflected
+    state, and the dual lookup when the blank reaches its goal cell. The views are put back
+    as they were: the kernel moves them."""
+    for i in range(hs.shape[1]):
+        hs[depth + 1, i] = hs[depth, i]
+    n, m = P.n, P.npat + 1
+    pos[tile] = blank
+    pdb_relookup(P, P.pattern_of[tile], pos, 0, hs, depth, 0)
+    pos[tile] = src
+    hc = hs[depth + 1, P.npat]
+    if P.reflect:
+        u = P.sigma[tile]
+        pos[n + u] = P.tcell[blank]
+        pdb_relookup(P, P.pattern_of[u], pos, n, hs, depth, m)
+        pos[n + u] = P.tcell[src]
+        hc = max(hc, hs[depth + 1, m + P.npat])
+    if src == 0 and t64[PDB_DUAL_ON]:
+        pos[2 * n + blank] = tile
+        pos[2 * n] = 0
+        hc = max(hc, pdb_dual_h(P, pos))
+        pos[2 * n + blank] = 0
+        pos[2 * n] = tile
     return hc
 
 
@@ -274,6 +377,12 @@ class Heuristic:
     tu8: np.ndarray
     t64: np.ndarray
     width: int = 1
+    pdb: PDBArrays | None = None  # the PDB kind's tables
+
+    @property
+    def arrays(self) -> PDBArrays:
+        """What the kernels take as ``P``: the tables, or a placeholder of the same type."""
+        return self.pdb if self.pdb is not None else no_pdb()
 
 
 def heuristic_tables(board: Board, kind: int) -> Heuristic:
@@ -308,6 +417,42 @@ def line_tables(length: int) -> np.ndarray:
     return conflict_table(length)
 
 
+def pdb_tables(pdb: tiles_pdb.Heuristic, dual: bool = False,
+               pathmax: bool = True) -> Heuristic:
+    """A pattern-database heuristic (``searches.tiles_pdb.heuristic``) as the kernels take
+    it, with the dual lookup maxed in when ``dual`` (at the states whose blank is in its goal
+    cell: see above). The dual state is the inverse permutation, as far from the goal as the
+    state only when the goal is the identity (the blank first), and it is looked up from
+    scratch, which a relative encoding cannot do in one lookup: both are refused otherwise,
+    with the reason."""
+    if dual:
+        check_dual(pdb.partition.goal, pdb.encoding)
+    switches = np.zeros(2, np.int64)
+    switches[PDB_DUAL_ON], switches[PDB_PATHMAX_ON] = dual, pathmax
+    return Heuristic(PDB, np.zeros(1, np.int8), np.zeros(1, np.uint8), switches,
+                     2 * (len(pdb.partition.patterns) + 1), pdb.arrays)
+
+
+def check_dual(goal: str, encoding: str) -> None:
+    """Refuse a dual lookup the tables cannot give, with the reason."""
+    if goal != "blank-first":
+        raise tiles_pdb.PDBError("the dual lookup needs the blank-first goal (the identity "
+                                 f"permutation), not {goal}")
+    if encoding in tiles_pdb_encode.RELATIVE:
+        raise tiles_pdb.PDBError(f"the dual lookup needs an absolute encoding (byte, nibble, "
+                                 f"minnibble), not the relative {encoding}")
+
+
+@cache
+def no_pdb() -> PDBArrays:
+    """A one-cell stand-in for ``P`` where the heuristic has no tables: the same numba type
+    as real ones, so that one compiled kernel serves both."""
+    i1, i2 = np.zeros(1, np.int64), np.zeros((1, 1), np.int64)
+    return PDBArrays(data=np.zeros(1, np.uint8), offset=i1, tiles=i2, k=i1, enc=i1, shift=i1,
+                     pattern_of=i1, md=i2, tcell=i1, sigma=i1, goal_rank=i1, nbr=i1,
+                     lut3=np.zeros(1, np.uint8), n=1, npat=0, reflect=0)
+
+
 # --- the kernel ---------------------------------------------------------------------------------
 
 
@@ -323,13 +468,21 @@ def is_goal(board, blank, goal):
 
 @njit(cache=True, nogil=True)
 def ida_kernel(kind, board, goal, blank_at, ptr, end, came, hval, hs, ctl, cap,
-               succ_start, succ_end, succ_dir, succ_cell, t8, tu8, t64):
+               succ_start, succ_end, succ_dir, succ_cell, t8, tu8, t64, P, pos):
     """Run the search from the state in the arrays until it solves, or ``ctl[C_NODES]``
     reaches ``cap`` (PAUSED), or a threshold needs more stack rows than there are (GROW, at
     the start of that iteration). Depth ``k`` of the stack: the blank's cell ``blank_at[k]``,
     the direction of the move into it ``came[k]`` (4 at the root), the moves still to try
     ``ptr[k] .. end[k]`` (a slice of ``succ_dir``/``succ_cell``: the undo move is not in it),
-    and ``hval[k]``."""
+    and ``hval[k]``.
+
+    With the PDB kind, a switch in ``t64`` adds bidirectional pathmax (Felner, Zahavi et al.
+    2005) for inconsistent heuristics: with unit moves both ways, ``h(parent) >= h(child) - 1``
+    and ``h(child) >= h(parent) - 1`` are admissible too. A child that comes out more than one
+    above its parent raises the parent's ``h``, and if the parent's ``f`` then passes the
+    threshold its other children are not generated (the next threshold takes the parent's
+    ``f``); a child's ``h`` raised while its subtree was searched is passed up on the way
+    back. With a consistent heuristic it never fires."""
     depth = ctl[C_DEPTH]
     nodes = ctl[C_NODES]
     expanded = ctl[C_EXPANDED]
@@ -338,6 +491,9 @@ def ida_kernel(kind, board, goal, blank_at, ptr, end, came, hval, hs, ctl, cap,
     nxt = ctl[C_NEXT]
     top = blank_at.size - 1
     status = PAUSED
+    pathmax = False
+    if kind == PDB:
+        pathmax = t64[PDB_PATHMAX_ON] != 0
     # The current depth's frame lives in locals (registers); the stack holds the others.
     p, stop, b, h = ptr[depth], end[depth], blank_at[depth], hval[depth]
     while nodes < cap:
@@ -346,16 +502,28 @@ def ida_kernel(kind, board, goal, blank_at, ptr, end, came, hval, hs, ctl, cap,
             src = succ_cell[p]
             p += 1
             tile = board[src]
-            hc = child_h(kind, board, b, src, tile, d, h, t8, tu8, t64, hs, depth)
+            hc = child_h(kind, board, b, src, tile, d, h, t8, tu8, t64, hs, depth, P, pos)
             nodes += 1
+            if pathmax and hc < h - 1:
+                hc = h - 1
             f = depth + 1 + hc
             if f > threshold:
                 if f < nxt:
                     nxt = f
+                if pathmax and hc - 1 > h:
+                    h = hc - 1
+                    if depth + h > threshold:  # the parent is cut: its other children too
+                        if depth + h < nxt:
+                            nxt = depth + h
+                        p = stop
                 continue
             board[b] = tile
+            if kind == PDB:
+                pdb_place(P, pos, tile, b, src)
             ptr[depth] = p
             end[depth] = stop
+            if pathmax:
+                hval[depth] = h
             depth += 1
             blank_at[depth] = src
             came[depth] = d
@@ -368,8 +536,18 @@ def ida_kernel(kind, board, goal, blank_at, ptr, end, came, hval, hs, ctl, cap,
         elif depth > 0:
             depth -= 1
             parent_blank = blank_at[depth]
-            board[b] = board[parent_blank]
+            tile = board[parent_blank]
+            board[b] = tile
+            if kind == PDB:
+                pdb_place(P, pos, tile, b, parent_blank)
+            hc = h
             p, stop, b, h = ptr[depth], end[depth], parent_blank, hval[depth]
+            if pathmax and hc - 1 > h:
+                h = hc - 1
+                if depth + h > threshold:
+                    if depth + h < nxt:
+                        nxt = depth + h
+                    p = stop
         else:  # the iteration is over: the next threshold
             if nxt == NO_BOUND:
                 status = EXHAUSTED
@@ -385,6 +563,7 @@ def ida_kernel(kind, board, goal, blank_at, ptr, end, came, hval, hs, ctl, cap,
     if status != SOLVED:
         ptr[depth] = p
         end[depth] = stop
+        hval[depth] = h
     ctl[C_DEPTH] = depth
     ctl[C_NODES] = nodes
     ctl[C_EXPANDED] = expanded
@@ -394,32 +573,45 @@ def ida_kernel(kind, board, goal, blank_at, ptr, end, came, hval, hs, ctl, cap,
     return status
 
 
-# One wrapper per heuristic kind: the kind reaches the kernel as a compile-time literal.
+# One wrapper per heuristic kind: the kind reaches the kernel as a constant, which LLVM
+# propagates (the other kinds' branches vanish). Spelled out: with ``*args`` numba does not
+# propagate it, and the Manhattan kernel ran ten times slower.
 
 
 @njit(cache=True, nogil=True)
 def ida_manhattan(board, goal, blank_at, ptr, end, came, hval, hs, ctl, cap,
-                  succ_start, succ_end, succ_dir, succ_cell, t8, tu8, t64):
+                  succ_start, succ_end, succ_dir, succ_cell, t8, tu8, t64, P, pos):
     return ida_kernel(MANHATTAN, board, goal, blank_at, ptr, end, came, hval, hs, ctl, cap,
-                      succ_start, succ_end, succ_dir, succ_cell, t8, tu8, t64)
+                      succ_start, succ_end, succ_dir, succ_cell, t8, tu8, t64, P, pos)
 
 
 @njit(cache=True, nogil=True)
 def ida_linear_conflict(board, goal, blank_at, ptr, end, came, hval, hs, ctl, cap,
-                        succ_start, succ_end, succ_dir, succ_cell, t8, tu8, t64):
-    return ida_kernel(LINEAR_CONFLICT, board, goal, blank_at, ptr, end, came, hval, hs, ctl,
-                      cap, succ_start, succ_end, succ_dir, succ_cell, t8, tu8, t64)
+                        succ_start, succ_end, succ_dir, succ_cell, t8, tu8, t64, P, pos):
+    return ida_kernel(LINEAR_CONFLICT, board, goal, blank_at, ptr, end, came, hval, hs, ctl, cap,
+                      succ_start, succ_end, succ_dir, succ_cell, t8, tu8, t64, P, pos)
 
 
 @njit(cache=True, nogil=True)
 def ida_dropout(board, goal, blank_at, ptr, end, came, hval, hs, ctl, cap,
-                succ_start, succ_end, succ_dir, succ_cell, t8, tu8, t64):
-    return ida_kernel(DROPOUT, board, goal, blank_at, ptr, end, came, hval, hs, ctl,
-                      cap, succ_start, succ_end, succ_dir, succ_cell, t8, tu8, t64)
+                succ_start, succ_end, succ_dir, succ_cell, t8, tu8, t64, P, pos):
+    return ida_kernel(DROPOUT, board, goal, blank_at, ptr, end, came, hval, hs, ctl, cap,
+                      succ_start, succ_end, succ_dir, succ_cell, t8, tu8, t64, P, pos)
+
+
+@njit(cache=True, nogil=True)
+def ida_pdb(board, goal, blank_at, ptr, end, came, hval, hs, ctl, cap,
+            succ_start, succ_end, succ_dir, succ_cell, t8, tu8, t64, P, pos):
+    return ida_kernel(PDB, board, goal, blank_at, ptr, end, came, hval, hs, ctl, cap,
+                      succ_start, succ_end, succ_dir, succ_cell, t8, tu8, t64, P, pos)
 
 
 #: kind -> chunk kernel. A new heuristic adds its wrapper here.
-KERNELS = {MANHATTAN: ida_manhattan, LINEAR_CONFLICT: ida_linear_conflict, DROPOUT: ida_dropout}
+KERNELS = {MANHATTAN: ida_manhattan, LINEAR_CONFLICT: ida_linear_conflict, DROPOUT: ida_dropout,
+           PDB: ida_pdb}
+# The kernels compile in the tables' lookups: recompile them when those files change.
+forget_stale_cache([ida_kernel, root_h, pdb_root_h, *KERNELS.values()], tiles_pdb.__file__,
+                   tiles_pdb_encode.__file__, tiles_rank.__file__)
 
 
 # --- the search in Python -----------------------------------------------------------------------
@@ -441,7 +633,9 @@ class IdaSearch:
     hval: np.ndarray
     hs: np.ndarray
     ctl: np.ndarray
+    pos: np.ndarray  # the PDB kinds' views of the state (``pdb_place``)
     status: int = PAUSED
+    start_h: int = 0  # h of the start state (pathmax may raise ``hval[0]`` later)
 
     @classmethod
     def start(cls, instance: Instance, heuristic: Heuristic | int = MANHATTAN,
@@ -455,14 +649,14 @@ class IdaSearch:
         stack = [np.zeros(depth, np.int64) for _ in range(5)]
         search = cls(instance, tables, heuristic, board, goal, *stack,
                      np.zeros((depth, heuristic.width), np.int64),
-                     np.zeros(CTL_SLOTS, np.int64))
+                     np.zeros(CTL_SLOTS, np.int64), np.zeros(3 * board.size, np.int64))
         search.blank_at[0] = blank
         search.came[0] = 4
         search.ptr[0] = tables.succ_start[blank * 5 + 4]
         search.end[0] = tables.succ_end[blank * 5 + 4]
         h = int(root_h(heuristic.kind, board, blank, heuristic.t8, heuristic.tu8,
-                       heuristic.t64, search.hs))
-        search.hval[0] = h
+                       heuristic.t64, search.hs, heuristic.arrays, search.pos))
+        search.hval[0] = search.start_h = h
         search.ctl[C_THRESHOLD] = h
         search.ctl[C_NEXT] = NO_BOUND
         search.ctl[C_ITERATIONS] = 1
@@ -489,13 +683,15 @@ class IdaSearch:
         """At most ``nodes`` more generated nodes; returns PAUSED, SOLVED or EXHAUSTED."""
         if self.status in (SOLVED, EXHAUSTED):
             return self.status
-        kernel = KERNELS[self.heuristic.kind]
         h, t = self.heuristic, self.tables
+        kernel = KERNELS[h.kind]
+        P = h.arrays
         cap = self.nodes + nodes
         while True:
             status = int(kernel(self.board, self.goal, self.blank_at, self.ptr, self.end,
                                 self.came, self.hval, self.hs, self.ctl, cap, t.succ_start,
-                                t.succ_end, t.succ_dir, t.succ_cell, h.t8, h.tu8, h.t64))
+                                t.succ_end, t.succ_dir, t.succ_cell, h.t8, h.tu8, h.t64, P,
+                                self.pos))
             if status != GROW:
                 break
             self.grow(2 * self.blank_at.size)
@@ -506,10 +702,6 @@ class IdaSearch:
     expanded = control(C_EXPANDED)
     iterations = control(C_ITERATIONS)
     threshold = control(C_THRESHOLD)
-
-    @property
-    def start_h(self) -> int:
-        return int(self.hval[0])
 
     def moves(self) -> str:
         """The blank's moves from the start to the current node (the goal once SOLVED)."""
@@ -527,7 +719,8 @@ def drive(search: IdaSearch, budget: Budget, max_nodes: int = 0) -> int:
                          min_chunk=10_000, max_nodes=max_nodes, chunk_s=CHUNK_S, margin_s=MARGIN_S)
 
 
-def solve_ida(instance: Instance, budget: Budget, heuristic: int, max_nodes: int = 0) -> Outcome:
+def solve_ida(instance: Instance, budget: Budget, heuristic: Heuristic | int,
+              max_nodes: int = 0) -> Outcome:
     """The shared body of the IDA* solvers: infeasible by parity, else search and claim."""
     if not instance.solvable:  # the permutation parity is a proof: no search needed
         return Outcome("infeasible", counters={"nodes": 0})
@@ -551,8 +744,8 @@ def tiny_instances() -> list[Instance]:
 
 
 def prepare() -> None:
-    """Compile (or load from numba's cache) each kernel once per worker."""
-    for kind in KERNELS:
+    """Compile (or load from numba's cache) each table-free kernel once per worker."""
+    for kind in (MANHATTAN, LINEAR_CONFLICT, DROPOUT):
         for instance in tiny_instances():
             IdaSearch.start(instance, kind).run(1000)
 

@@ -583,44 +583,50 @@ PDBArrays = collections.namedtuple("PDBArrays", [
 ])
 
 
+# The lookups read a tile's cell at ``where[at + tile]``: a search may keep several views of
+# its state (the state, its reflection, its dual) in one flat array, and indexing it at an
+# offset costs nothing where taking a row of a 2-D array as a view costs reference counting.
+
+
 @njit(cache=True, nogil=True, inline="always")
-def placement_rank(where, tiles_row, k, n):
-    """Rank of the placement of a pattern's tiles read from ``where``."""
+def placement_rank(P, j, where, at):
+    """Rank of the placement of pattern ``j``'s tiles read from ``where``."""
     used = np.int64(0)
     r = np.int64(0)
-    for i in range(k):
-        c = where[tiles_row[i]]
+    n = P.n
+    for i in range(P.k[j]):
+        c = where[at + P.tiles[j, i]]
         r = r * (n - i) + (c - popcount(used & ((np.int64(1) << c) - 1)))
         used |= np.int64(1) << c
     return r
 
 
 @njit(cache=True, nogil=True, inline="always")
-def pattern_manhattan(P, j, where):
+def pattern_manhattan(P, j, where, at):
     m = np.int64(0)
     for i in range(P.k[j]):
         t = P.tiles[j, i]
-        m += P.md[t, where[t]]
+        m += P.md[t, where[at + t]]
     return m
 
 
 @njit(cache=True, nogil=True, inline="always")
-def table_entry(P, j, where):
+def table_entry(P, j, where, at):
     """What pattern ``j``'s table says of the placement in ``where``: the value for the
     absolute encodings, the residue (mod 3, or mod 4 for ``bit``) for the relative ones."""
-    r = placement_rank(where, P.tiles[j], P.k[j], P.n)
+    r = placement_rank(P, j, where, at)
     e = P.enc[j]
     base = P.offset[j]
     if e == enc.BYTE:
         return np.int64(P.data[base + r])
     if e == enc.NIBBLE:
-        return pattern_manhattan(P, j, where) + 2 * enc.nibble_at(P.data, base, r)
+        return pattern_manhattan(P, j, where, at) + 2 * enc.nibble_at(P.data, base, r)
     if e == enc.MINNIBBLE:
-        return (pattern_manhattan(P, j, where)
+        return (pattern_manhattan(P, j, where, at)
                 + 2 * enc.nibble_at(P.data, base, r >> P.shift[j]))
     if e == enc.MOD3:
         return enc.mod3_at(P.data, base, r, P.lut3)
-    return 2 * enc.bit_at(P.data, base, r) + (pattern_manhattan(P, j, where) & 1)
+    return 2 * enc.bit_at(P.data, base, r) + (pattern_manhattan(P, j, where, at) & 1)
 
 
 @njit(cache=True, nogil=True)
@@ -633,9 +639,9 @@ def descend(P, j, where):
     used = np.int64(0)
     for i in range(k):
         used |= np.int64(1) << w[P.tiles[j, i]]
-    res = table_entry(P, j, w)
+    res = table_entry(P, j, w, 0)
     steps = 0
-    while placement_rank(w, P.tiles[j], k, P.n) != P.goal_rank[j]:
+    while placement_rank(P, j, w, 0) != P.goal_rank[j]:
         want = (res - 1) % mod
         found = False
         for i in range(k):
@@ -646,7 +652,7 @@ def descend(P, j, where):
                 dst = lowest_bit_index(moves)
                 moves &= moves - 1
                 w[t] = dst
-                if table_entry(P, j, w) == want:
+                if table_entry(P, j, w, 0) == want:
                     used ^= (np.int64(1) << src) | (np.int64(1) << dst)
                     found = True
                     break
@@ -665,20 +671,20 @@ def pattern_value(P, j, where):
     """Exact value of pattern ``j`` at ``where`` (by descent for a relative encoding)."""
     if P.enc[j] == enc.MOD3 or P.enc[j] == enc.BIT:
         return descend(P, j, where)
-    return table_entry(P, j, where)
+    return table_entry(P, j, where, 0)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def pattern_after_move(P, j, where, old):
+def pattern_after_move(P, j, where, at, old):
     """Value of pattern ``j`` after one of its tiles moved (``where`` updated), given its
     value ``old`` before: one lookup, and for a relative encoding the delta of the residues."""
     e = P.enc[j]
     if e == enc.MOD3 or e == enc.BIT:
         mod = 3 if e == enc.MOD3 else 4
-        if (table_entry(P, j, where) - old) % mod == 1:
+        if (table_entry(P, j, where, at) - old) % mod == 1:
             return old + 1
         return old - 1
-    return table_entry(P, j, where)
+    return table_entry(P, j, where, at)
 
 
 @njit(cache=True, nogil=True)
@@ -710,7 +716,7 @@ def h_move(P, where, rwhere, tile, vals, rvals):
     encodings), so a depth-first search needs no other undo."""
     j = P.pattern_of[tile]
     if j >= 0:
-        v = pattern_after_move(P, j, where, vals[j])
+        v = pattern_after_move(P, j, where, 0, vals[j])
         vals[P.npat] += v - vals[j]
         vals[j] = v
     if P.reflect == 0:
@@ -720,7 +726,7 @@ def h_move(P, where, rwhere, tile, vals, rvals):
     rwhere[0] = P.tcell[where[0]]
     j = P.pattern_of[u]
     if j >= 0:
-        v = pattern_after_move(P, j, rwhere, rvals[j])
+        v = pattern_after_move(P, j, rwhere, 0, rvals[j])
         rvals[P.npat] += v - rvals[j]
         rvals[j] = v
     return max(vals[P.npat], rvals[P.npat])

@@ -22,13 +22,14 @@ import pytest
 
 from bench.api import Budget, lookup
 from instances.tiles import GENERATORS, Instance, Solution, check, read_file
-from searches import tiles_astar, tiles_ida
+from searches import tiles_astar, tiles_ida, tiles_pdb
 from searches.tiles_astar import AStarSearch
 from searches.tiles_board import board_for, build_board, forget_stale_cache, manhattan_sum
 from searches.tiles_ida import (
     DROPOUT,
     LINEAR_CONFLICT,
     MANHATTAN,
+    PDB,
     SOLVED,
     IdaSearch,
     child_h,
@@ -158,25 +159,45 @@ def walk(instance_tiles: tuple[int, ...], rows: int, cols: int, steps: int, seed
         tiles[blank], tiles[src] = tiles[src], 0
 
 
-@pytest.mark.parametrize("kind", [MANHATTAN, LINEAR_CONFLICT, DROPOUT])
+def small_pdb(rows: int, cols: int, goal: str, dual: bool) -> tiles_ida.Heuristic:
+    """Tables of two or three tiles a pattern (built in milliseconds), minimized rule, with
+    the reflection where it is valid and the dual lookup when asked."""
+    n = rows * cols
+    tiles = list(range(1, n))
+    size = 3 if n > 12 else 2
+    spec = [tiles[i:i + size] for i in range(0, len(tiles), size)]
+    part = tiles_pdb.partition(spec, rows, cols, goal)
+    reflect = not isinstance(tiles_pdb.reflection(rows, cols, goal), str)
+    table = tiles_pdb.heuristic(part, "minimized", "nibble", reflect=reflect)
+    return tiles_ida.pdb_tables(table, dual=dual)
+
+
+@pytest.mark.parametrize("kind", [MANHATTAN, LINEAR_CONFLICT, DROPOUT, PDB, "pdb+dual"])
 @pytest.mark.parametrize("shape", [(3, 3), (4, 4), (3, 4), (4, 3), (5, 5), (2, 6), (2, 7)])
 @pytest.mark.parametrize("goal", ["blank-first", "blank-last"])
 def test_incremental_heuristic_equals_its_full_recomputation(kind, shape, goal):
     rows, cols = shape
     tables = board_for(rows, cols, goal)
-    heuristic = heuristic_tables(tables, kind)
+    if kind == "pdb+dual" and goal != "blank-first":
+        pytest.skip("the dual lookup needs the blank-first goal")
+    if kind in (PDB, "pdb+dual"):
+        heuristic = small_pdb(rows, cols, goal, dual=kind == "pdb+dual")
+    else:
+        heuristic = heuristic_tables(tables, kind)
+    kind = heuristic.kind
     args = (heuristic.t8, heuristic.tu8, heuristic.t64)
-    hs = np.zeros((2, 1), np.int64)
-    fresh = np.zeros((1, 1), np.int64)
+    P, pos = heuristic.arrays, np.zeros(3 * rows * cols, np.int64)
+    hs = np.zeros((2, heuristic.width), np.int64)
+    fresh = np.zeros((1, heuristic.width), np.int64)
     start = uniform(rows, cols, 5, goal).tiles
     for tiles, blank, src, tile, d in walk(start, rows, cols, 300, seed=rows * cols):
         board = tables.state(tiles)
-        h = root_h(kind, board, blank, *args, hs)
-        hc = child_h(kind, board, blank, src, tile, d, h, *args, hs, 0)
+        h = root_h(kind, board, blank, *args, hs, P, pos)
+        hc = child_h(kind, board, blank, src, tile, d, h, *args, hs, 0, P, pos)
         after = list(tiles)
         after[blank], after[src] = tile, 0
-        assert hc == root_h(kind, tables.state(after), src, *args, fresh)
-        assert hs[1, 0] == fresh[0, 0]  # the per-depth state too
+        assert hc == root_h(kind, tables.state(after), src, *args, fresh, P, pos)
+        assert (hs[1] == fresh[0]).all()  # the per-depth state too
 
 
 @cache
@@ -211,8 +232,8 @@ def test_linear_conflict_between_manhattan_and_the_true_distance_on_every_8_puzz
     for state, d in dist.items():
         board = tables.state(state)
         blank = state.index(0)
-        m = root_h(MANHATTAN, board, blank, lc.t8, lc.tu8, lc.t64, hs)
-        h = root_h(LINEAR_CONFLICT, board, blank, lc.t8, lc.tu8, lc.t64, hs)
+        m = root_h(MANHATTAN, board, blank, lc.t8, lc.tu8, lc.t64, hs, lc.arrays, hs[0])
+        h = root_h(LINEAR_CONFLICT, board, blank, lc.t8, lc.tu8, lc.t64, hs, lc.arrays, hs[0])
         assert m <= h <= d, (state, m, h, d)
         assert (h - m) % 2 == 0
         above += h > m
@@ -227,8 +248,9 @@ def test_linear_conflict_counts_a_reversed_pair_and_a_full_reversal():
 
     def h(tiles):
         board = tables.state(tiles)
-        return (root_h(LINEAR_CONFLICT, board, tiles.index(0), lc.t8, lc.tu8, lc.t64, hs)
-                - root_h(MANHATTAN, board, tiles.index(0), lc.t8, lc.tu8, lc.t64, hs))
+        args = (lc.t8, lc.tu8, lc.t64, hs, lc.arrays, hs[0])
+        return (root_h(LINEAR_CONFLICT, board, tiles.index(0), *args)
+                - root_h(MANHATTAN, board, tiles.index(0), *args))
 
     assert h((0, 2, 1, 3, 4, 5, 6, 7, 8)) == 2
     # row 1 reversed (5 4 3): two of the three tiles must leave the row: +4

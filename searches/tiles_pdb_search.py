@@ -1,0 +1,149 @@
+"""Searches guided by pattern databases: the solvers ``ida-pdb`` and ``astar-pdb``.
+
+The heuristic is a partition's additive tables (``searches.tiles_pdb``) under a blank rule and
+an encoding, maxed with the lookup of the state reflected about the main diagonal
+(``reflect``) and with the lookup of the dual state (``dual``: the inverse permutation, valid
+for Korf's blank-first goal). Korf & Felner's configurations are the presets: 6-6-3 and 7-8
+for the 15-puzzle, 6-6-6-6 for the 24-puzzle, each with the minimized blank rule and the
+reflection. The minimized rule, the reflection and the dual lookup make the heuristic
+inconsistent (admissible still): IDA* then profits from bidirectional pathmax (``pathmax``,
+on by default; it never fires on a consistent one), and A* reopens states (counted).
+
+Tables come from the cache directory (``$CLIFFBENCH_PDB_CACHE``, else
+``~/.cache/cliffbench/pdb``; ``cliffbench pdb build`` fills it). A table missing from it is built
+during the run, and saved, only when it is small (``BUILD_LIMIT`` placements: every table of
+the 8-puzzle, the 15-puzzle's patterns of up to 6 tiles); a larger one is refused with the
+command that builds it, since its build is minutes of work that a per-run time limit would
+cut. Loading is part of the encode time; a worker keeps the last tables it loaded, so a sweep
+loads them once per worker, not once per run.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from pathlib import Path
+
+import numba
+
+from bench.api import Budget, Outcome, Param, solver
+from instances.tiles import Instance
+from searches import tiles_astar, tiles_ida, tiles_pdb
+from searches import tiles_pdb_encode as enc
+from searches import tiles_pdb_store as store
+
+#: The partition ``auto`` picks, by number of cells.
+AUTO_PARTITION = {9: "4-4", 16: "6-6-3", 25: "6-6-6-6"}
+#: Placements of the largest table a run may build (a 6-tile pattern of the 15-puzzle has 5.8 M).
+BUILD_LIMIT = 6_000_000
+
+
+def partition_of(instance: Instance, spec: str) -> tiles_pdb.Partition:
+    """The partition ``spec`` (a preset, tile lists, or ``auto``) on the instance's board."""
+    if spec == "auto":
+        if instance.ncells not in AUTO_PARTITION or instance.rows != instance.cols:
+            raise tiles_pdb.PDBError(
+                f"no automatic partition for the {instance.rows}x{instance.cols} board: give "
+                "one as tile lists, such as partition=1,2,3/4,5,6/7,8")
+        spec = AUTO_PARTITION[instance.ncells]
+    return tiles_pdb.partition(spec, instance.rows, instance.cols, instance.goal)
+
+
+def refuse_large_builds(part: tiles_pdb.Partition, rule: str, encoding: str,
+                        cache: Path) -> None:
+    """Raise, naming the command to run, if a table missing from ``cache`` is too big to build
+    inside a run."""
+    for j in range(len(part.patterns)):
+        pattern = part.pattern(j)
+        present = any((cache / store.file_name(pattern, rule, e)).exists()
+                      for e in (encoding, "byte"))
+        if not present and pattern.size > BUILD_LIMIT:
+            raise tiles_pdb.PDBError(
+                f"the {rule} table of tiles {pattern.label} ({pattern.size:,} placements) is not "
+                f"in the cache {cache}; build it once with: cliffbench pdb build --puzzle "
+                f"{part.rows}x{part.cols} --goal {part.goal} --partition {part.label} --rule "
+                f"{rule} --encoding {encoding}")
+
+
+@functools.lru_cache(maxsize=2)
+def loaded(part: tiles_pdb.Partition, rule: str, encoding: str, reflect: bool,
+           cache: Path) -> tiles_pdb.Heuristic:
+    """The tables, loaded (or built) once per worker and kept for the next runs."""
+    refuse_large_builds(part, rule, encoding, cache)
+    return tiles_pdb.heuristic(part, rule, encoding, reflect=reflect, cache=str(cache))
+
+
+def guiding(instance: Instance, partition: str, rule: str, encoding: str, reflect: bool,
+            dual: bool, pathmax: bool = True) -> tiles_ida.Heuristic:
+    """The kernels' heuristic for these parameters (everything checked before any build)."""
+    part = partition_of(instance, partition)
+    tiles_pdb.check_combination(rule, encoding, reflect, part.rows, part.cols, part.goal)
+    if dual:
+        tiles_ida.check_dual(part.goal, encoding)
+    pdb = loaded(part, rule, encoding, reflect, store.default_cache())
+    return tiles_ida.pdb_tables(pdb, dual, pathmax)
+
+
+def table_counters(h: tiles_ida.Heuristic) -> dict[str, float]:
+    return {"pdb_mb": round(h.arrays.data.nbytes / 2**20, 1)}
+
+
+PARAMS = [
+    Param("partition", "auto", "a preset (4-4-4-3, 5-5-5, 6-6-3, 7-8; 6-6-6-6; 4-4 ...), tile "
+          "lists 1,2,3/4,5,6/..., or auto (4-4, 6-6-3, 6-6-6-6 by board)"),
+    Param("rule", "minimized", "the blank rule of the tables", choices=tiles_pdb.RULES),
+    Param("encoding", "nibble", "how the tables are stored", choices=enc.ENCODINGS),
+    Param("reflect", True, "max with the lookup of the state reflected about the diagonal"),
+    Param("dual", False, "max with the lookup of the dual state (blank-first goal)"),
+]
+BACKEND = f"numba-{numba.__version__}"
+
+
+def prepare() -> None:
+    """Compile (or load from numba's cache) the table-guided kernels once per worker, on the
+    8-puzzle with tables of two tiles (built in milliseconds, not cached)."""
+    part = tiles_pdb.partition("1,2/3,4/5,6/7,8", 3, 3, "blank-first")
+    pdb = tiles_pdb.heuristic(part, "minimized", "byte", reflect=True)
+    instance = Instance(3, 3, (3, 1, 2, 4, 0, 5, 6, 7, 8))
+    for dual in (False, True):
+        for pathmax in (False, True):
+            h = tiles_ida.pdb_tables(pdb, dual, pathmax)
+            tiles_ida.IdaSearch.start(instance, h).run(1000)
+        tiles_astar.AStarSearch(instance, tiles_ida.pdb_tables(pdb, dual)).run(100)
+
+
+@solver("ida-pdb", family="tiles", paradigm="native", backend=BACKEND, prepare=prepare,
+        params=[*PARAMS, Param("pathmax", True, "bidirectional pathmax (inconsistent h)"),
+                *tiles_ida.PARAMS])
+def solve_ida_pdb(instance: Instance, budget: Budget, seed: int, partition: str = "auto",
+                  rule: str = "minimized", encoding: str = "nibble", reflect: bool = True,
+                  dual: bool = False, pathmax: bool = True, max_nodes: int = 0) -> Outcome:
+    """IDA* with additive pattern databases (Korf & Felner 2002), reflected and dual lookups,
+    bidirectional pathmax; tables loaded once per worker (their loading is encode time)."""
+    if not instance.solvable:
+        return Outcome("infeasible", counters={"nodes": 0})
+    t0 = time.perf_counter()
+    h = guiding(instance, partition, rule, encoding, reflect, dual, pathmax)
+    t_load = time.perf_counter() - t0
+    outcome = tiles_ida.solve_ida(instance, budget, h, max_nodes)
+    outcome.counters.update(table_counters(h))
+    outcome.t_encode = (outcome.t_encode or 0.0) + t_load
+    return outcome
+
+
+@solver("astar-pdb", family="tiles", paradigm="native", backend=BACKEND, prepare=prepare,
+        params=PARAMS)
+def solve_astar_pdb(instance: Instance, budget: Budget, seed: int, partition: str = "auto",
+                    rule: str = "minimized", encoding: str = "nibble", reflect: bool = True,
+                    dual: bool = False) -> Outcome:
+    """A* with additive pattern databases; reopens the states an inconsistent heuristic
+    (minimized rule, reflection, dual) closed too early (``reopened``)."""
+    if not instance.solvable:
+        return Outcome("infeasible", counters={"nodes": 0})
+    t0 = time.perf_counter()
+    h = guiding(instance, partition, rule, encoding, reflect, dual)
+    t_load = time.perf_counter() - t0
+    outcome = tiles_astar.solve_astar(instance, budget, h)
+    outcome.counters.update(table_counters(h))
+    outcome.t_encode = (outcome.t_encode or 0.0) + t_load
+    return outcome

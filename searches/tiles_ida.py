@@ -30,12 +30,13 @@ when the search stops unfinished.
 
 Heuristics plug in as a *kind* (an integer constant) and three flat tables (``t8`` int8,
 ``tu8`` uint8, ``t64`` int64: any layout the kind likes), so that the kernel is compiled once
-per kind with the kind as a compile-time literal (through a three-line wrapper such as
-``ida_manhattan``; LLVM drops the other kinds' branches). A kind is two functions:
+per kind with the kind as a constant (through a wrapper such as ``ida_manhattan``; LLVM
+drops the other kinds' branches). A kind is two functions:
 
-- ``root_h(kind, board, blank, t8, tu8, t64, hs)``: the full value of a state; it fills row 0
-  of ``hs``, the kind's per-depth state (``hs.shape[1]`` integers a depth, ``Heuristic.width``);
-- ``child_h(kind, board, blank, src, tile, d, h, t8, tu8, t64, hs, depth)``: the child's
+- ``root_h(kind, board, blank, t8, tu8, t64, hs, P, pos)``: the full value of a state; it fills
+  row 0 of ``hs``, the kind's per-depth state (``hs.shape[1]`` integers a depth,
+  ``Heuristic.width``);
+- ``child_h(kind, board, blank, src, tile, d, h, t8, tu8, t64, hs, depth, P, pos)``: the child's
   value when the blank at ``blank`` moves in direction ``d`` and slides ``tile`` from ``src``
   into ``blank``, from the parent's ``h`` and ``hs[depth]``; it writes the child's whole row
   ``hs[depth + 1]`` (siblings overwrite it in turn). It is called before the move is made.
@@ -52,12 +53,13 @@ else a recount. ``DROPOUT`` (Manhattan where cell 0 holds an odd tile, else 0) i
 and deliberately inconsistent, with Manhattan carried in ``hs``: it tests A*'s reopening and
 the per-depth state.
 
-A pattern database plugs in as one more kind: ``tu8`` (or a wider array in a new argument if
-the tables are not bytes) holds the concatenated tables, ``t64`` each pattern's tiles, each
-tile's pattern and the tables' offsets, ``hs`` each pattern's value at each depth.
-``root_h`` ranks every pattern and fills ``hs[0]``; ``child_h`` copies ``hs[depth]`` to
-``hs[depth + 1]``, re-ranks only the moved tile's pattern (positions from the board, with
-``src`` replaced by ``blank``) and returns the sum, or its max with the reflected lookup.
+``PDB``: a partition's pattern databases (``searches.tiles_pdb``), the one kind with tables
+of its own: ``P``, their arrays, and ``pos``, the state's views they are read from, which the
+kernel moves along with the board (``pdb_place``). ``root_h`` ranks every pattern and fills
+``hs[0]`` with the patterns' values; ``child_h`` copies ``hs[depth]`` to ``hs[depth + 1]``,
+re-ranks only the moved tile's pattern (and its reflection's) and returns the sum, maxed with
+the reflected and the dual lookups; see the section "pattern databases" below. The other
+kinds receive a placeholder ``P`` of the same numba type (``no_pdb``).
 """
 
 from __future__ import annotations

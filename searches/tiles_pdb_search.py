@@ -39,14 +39,24 @@ BUILD_LIMIT = 6_000_000
 
 
 def partition_of(instance: Instance, spec: str) -> tiles_pdb.Partition:
-    """The partition ``spec`` (a preset, tile lists, or ``auto``) on the instance's board."""
-    if spec == "auto":
-        if instance.ncells not in AUTO_PARTITION or instance.rows != instance.cols:
-            raise tiles_pdb.PDBError(
-                f"no automatic partition for the {instance.rows}x{instance.cols} board: give "
-                "one as tile lists, such as partition=1,2,3/4,5,6/7,8")
-        spec = AUTO_PARTITION[instance.ncells]
-    return tiles_pdb.partition(spec, instance.rows, instance.cols, instance.goal)
+    """The partition ``spec`` on the instance's board: a preset, tile lists, ``auto``, or
+    several of those separated by ``|``, the first valid on the board taken (``4-4|5-5-5``:
+    one per board size, for a suite whose ladder climbs from the 8- to the 15-puzzle)."""
+    reasons = []
+    for choice in spec.split("|"):
+        choice = choice.strip()
+        if choice == "auto":
+            if instance.ncells not in AUTO_PARTITION or instance.rows != instance.cols:
+                reasons.append(f"no automatic partition for the {instance.rows}x"
+                               f"{instance.cols} board")
+                continue
+            choice = AUTO_PARTITION[instance.ncells]
+        try:
+            return tiles_pdb.partition(choice, instance.rows, instance.cols, instance.goal)
+        except tiles_pdb.PDBError as exc:
+            reasons.append(str(exc))
+    raise tiles_pdb.PDBError("; ".join(reasons) + " (give tile lists such as "
+                             "partition=1,2,3/4,5,6/7,8)")
 
 
 def refuse_large_builds(part: tiles_pdb.Partition, rule: str, encoding: str,
@@ -90,7 +100,8 @@ def table_counters(h: tiles_ida.Heuristic) -> dict[str, float]:
 
 PARAMS = [
     Param("partition", "auto", "a preset (4-4-4-3, 5-5-5, 6-6-3, 7-8; 6-6-6-6; 4-4 ...), tile "
-          "lists 1,2,3/4,5,6/..., or auto (4-4, 6-6-3, 6-6-6-6 by board)"),
+          "lists 1,2,3/4,5,6/..., auto (4-4, 6-6-3, 6-6-6-6 by board), or A|B: the first "
+          "valid on the board"),
     Param("rule", "minimized", "the blank rule of the tables", choices=tiles_pdb.RULES),
     Param("encoding", "nibble", "how the tables are stored", choices=enc.ENCODINGS),
     Param("reflect", True, "max with the lookup of the state reflected about the diagonal"),

@@ -9,7 +9,8 @@ import bench
 from bench.suite import SUITES_DIR
 from bench.sweep import prepare_sweep
 
-NEEDS_DATA = {"edgematch-shared-ladder", "sudoku-seed", "sudoku-shootout", "korf100"}
+NEEDS_DATA = {"edgematch-shared-ladder", "sudoku-seed", "sudoku-shootout", "korf100",
+              "korf24-easy"}
 
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in SUITES_DIR.glob("*.toml")))

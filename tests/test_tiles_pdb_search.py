@@ -209,6 +209,11 @@ def test_refusals_name_the_reason(tmp_path, monkeypatch):
         tiles_pdb_search.guiding(fifteen, "4-4-4-3", "ignored", "mod3", False, True)
     with pytest.raises(tiles_pdb.PDBError, match="automatic partition"):
         tiles_pdb_search.partition_of(Instance(3, 4, tuple(range(12))), "auto")
+    eight = Instance(3, 3, tuple(range(9)))
+    assert tiles_pdb_search.partition_of(eight, "5-5-5|4-4").label == "4-4"
+    assert tiles_pdb_search.partition_of(fifteen, "4-4|5-5-5").label == "5-5-5"
+    with pytest.raises(tiles_pdb.PDBError, match="no preset partition '7-8' for the 3x3"):
+        tiles_pdb_search.partition_of(eight, "6-6-3|7-8")
     row = bench.solve("tiles/random:rows=4,cols=4,seed=1", "ida-pdb", timeout=60,
                       partition="7-8")
     assert row["status"] == "error" and "cliffbench pdb build" in row["message"]

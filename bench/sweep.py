@@ -5,10 +5,14 @@ Also ``solve_one``: a single run through the same runner and checker (``cliffben
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
+import os
 import shutil
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -107,7 +111,43 @@ def run_sweep(suite_name: str, *, solvers: list[str] | None = None,
     suite, tasks = prepare_sweep(suite_name, solvers=solvers, timeout=timeout, mem=mem,
                                  params=params, data_dir=data_dir, plugins=plugins)
     sweep = name or suite.name
-    directory = Path(results) / sweep
+    with sweep_lock(Path(results), sweep):
+        return _run_locked(suite, tasks, sweep, Path(results) / sweep, jobs=jobs,
+                           resume=resume, overwrite=overwrite, plugins=plugins, progress=progress,
+                           argv=argv)
+
+
+@contextlib.contextmanager
+def sweep_lock(results: Path, sweep: str) -> Iterator[None]:
+    """Hold ``results/.<sweep>.lock`` while a sweep runs: a second ``cliffbench run`` of the
+    same sweep (a ``--resume`` while the first still runs) would run every pending task a
+    second time, on the same cores, and journal it twice. The lock is the kernel's (flock):
+    it goes with the process, however that ends."""
+    results.mkdir(parents=True, exist_ok=True)
+    path = results / f".{sweep}.lock"
+    with open(path, "a+") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "?"
+            raise SuiteError(f"{results / sweep} is being run by another cliffbench (pid "
+                             f"{holder}): wait for it to end, or stop it, before running it "
+                             "again") from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(str(os.getpid()))
+        handle.flush()
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
+                jobs: int | None, resume: bool, overwrite: bool,
+                plugins: list[str] | tuple[str, ...], progress: bool | None,
+                argv: list[str] | None) -> Path:
     journal = Journal(directory / JOURNAL)
     if journal.path.exists() and not resume:
         if not overwrite:

@@ -75,7 +75,7 @@ def refuse_large_builds(part: tiles_pdb.Partition, rule: str, encoding: str,
                 f"{rule} --encoding {encoding}")
 
 
-@functools.lru_cache(maxsize=2)
+@functools.lru_cache(maxsize=4)  # a suite's configurations alternate run by run: keep them all
 def loaded(part: tiles_pdb.Partition, rule: str, encoding: str, reflect: bool,
            cache: Path) -> tiles_pdb.Heuristic:
     """The tables, loaded (or built) once per worker and kept for the next runs."""
@@ -110,20 +110,27 @@ PARAMS = [
 BACKEND = f"numba-{numba.__version__}"
 
 
-def prepare() -> None:
-    """Compile (or load from numba's cache) the table-guided kernels once per worker, on the
-    8-puzzle with tables of two tiles (built in milliseconds, not cached)."""
+def tiny_tables() -> tuple[Instance, tiles_pdb.Heuristic]:
+    """An 8-puzzle board and tables of two tiles a pattern (built in milliseconds, not
+    cached): what ``prepare`` compiles the kernels on."""
     part = tiles_pdb.partition("1,2/3,4/5,6/7,8", 3, 3, "blank-first")
-    pdb = tiles_pdb.heuristic(part, "minimized", "byte", reflect=True)
-    instance = Instance(3, 3, (3, 1, 2, 4, 0, 5, 6, 7, 8))
-    for dual in (False, True):
-        for pathmax in (False, True):
-            h = tiles_ida.pdb_tables(pdb, dual, pathmax)
-            tiles_ida.IdaSearch.start(instance, h).run(1000)
-        tiles_astar.AStarSearch(instance, tiles_ida.pdb_tables(pdb, dual)).run(100)
+    return (Instance(3, 3, (3, 1, 2, 4, 0, 5, 6, 7, 8)),
+            tiles_pdb.heuristic(part, "minimized", "byte", reflect=True))
 
 
-@solver("ida-pdb", family="tiles", paradigm="native", backend=BACKEND, prepare=prepare,
+def prepare_ida() -> None:
+    """Compile (or load from numba's cache) the table-guided IDA* kernel once per worker."""
+    instance, pdb = tiny_tables()
+    tiles_ida.IdaSearch.start(instance, tiles_ida.pdb_tables(pdb, dual=True)).run(1000)
+
+
+def prepare_astar() -> None:
+    """The same for A*."""
+    instance, pdb = tiny_tables()
+    tiles_astar.AStarSearch(instance, tiles_ida.pdb_tables(pdb, dual=True)).run(100)
+
+
+@solver("ida-pdb", family="tiles", paradigm="native", backend=BACKEND, prepare=prepare_ida,
         params=[*PARAMS, Param("pathmax", True, "bidirectional pathmax (inconsistent h)"),
                 *tiles_ida.PARAMS])
 def solve_ida_pdb(instance: Instance, budget: Budget, seed: int, partition: str = "auto",
@@ -142,7 +149,7 @@ def solve_ida_pdb(instance: Instance, budget: Budget, seed: int, partition: str 
     return outcome
 
 
-@solver("astar-pdb", family="tiles", paradigm="native", backend=BACKEND, prepare=prepare,
+@solver("astar-pdb", family="tiles", paradigm="native", backend=BACKEND, prepare=prepare_astar,
         params=PARAMS)
 def solve_astar_pdb(instance: Instance, budget: Budget, seed: int, partition: str = "auto",
                     rule: str = "minimized", encoding: str = "nibble", reflect: bool = True,

@@ -1,5 +1,5 @@
 """Helpers the tests import: paths, a command-line runner, and the edge-matching solvers'
-budgets and boards."""
+budgets and boards, the true distances of the 8-puzzle."""
 
 from __future__ import annotations
 
@@ -7,10 +7,13 @@ import os
 import subprocess
 import sys
 import time
+from collections import deque
+from functools import cache
 from pathlib import Path
 
 from bench.api import Budget
 from instances.edgematch import GENERATORS, Instance, rotated
+from searches.tiles_board import board_for
 
 ROOT = Path(__file__).resolve().parents[1]
 FAULTY = ROOT / "tests" / "plugins" / "faulty.py"
@@ -54,3 +57,24 @@ def board(grid: list[list[tuple[int, int, int, int]]], turns: int = 1) -> Instan
     turned back by ``turns`` quarter turns, so the identity placement is not the stored one."""
     pieces = tuple(rotated(edges, -turns % 4) for row in grid for edges in row)
     return Instance(rows=len(grid), cols=len(grid[0]), colors=9, pieces=pieces)
+
+
+@cache
+def eight_puzzle_distances(goal: str) -> dict[tuple[int, ...], int]:
+    """The true distance to the goal of every solvable 8-puzzle state (a full BFS)."""
+    start = tuple(board_for(3, 3, goal).goal)
+    tables = board_for(3, 3, goal)
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        state = queue.popleft()
+        blank = state.index(0)
+        for i in range(tables.move_count[blank]):
+            src = tables.move_cell[blank * 4 + i]
+            nxt = list(state)
+            nxt[blank], nxt[src] = nxt[src], 0
+            nxt = tuple(nxt)
+            if nxt not in dist:
+                dist[nxt] = dist[state] + 1
+                queue.append(nxt)
+    return dist

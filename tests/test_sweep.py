@@ -87,6 +87,26 @@ def test_ladder_without_early_abort_runs_every_rung(tmp_path, faulty):
     assert list(df.sort_values("rung_index").status) == ["error"] * 6
 
 
+def test_a_sweep_already_running_is_not_run_twice(tmp_path):
+    """A second ``cliffbench run`` of a sweep that is still running is refused (it would run
+    the pending tasks again and journal them twice), and the lock goes with the process."""
+    from bench.suite import SuiteError
+    from bench.sweep import sweep_lock
+
+    with sweep_lock(tmp_path, "busy"):
+        with pytest.raises(SuiteError, match=r"being run by another cliffbench \(pid \d+\)"):
+            with sweep_lock(tmp_path, "busy"):
+                pass
+        holder = subprocess.run(
+            [sys.executable, "-c", "import sys; from pathlib import Path; "
+             "from bench.sweep import sweep_lock; "
+             "sweep_lock(Path(sys.argv[1]), 'busy').__enter__()", str(tmp_path)],
+            capture_output=True, text=True, cwd=ROOT)
+        assert holder.returncode != 0 and "being run by another" in holder.stderr
+    with sweep_lock(tmp_path, "busy"):  # released
+        pass
+
+
 def test_early_abort_must_be_a_boolean(tmp_path):
     from bench.suite import SuiteError, load_suite
 

@@ -10,9 +10,6 @@ with 5-5-5 tables, the solvers through the harness, and the refusals.
 
 from __future__ import annotations
 
-from collections import deque
-from functools import cache
-
 import numpy as np
 import pytest
 
@@ -21,6 +18,8 @@ from instances.tiles import GENERATORS, Instance, read_file
 from searches import tiles_ida, tiles_pdb, tiles_pdb_search
 from searches.tiles_astar import AStarSearch
 from searches.tiles_ida import SOLVED, IdaSearch
+
+from helpers import eight_puzzle_distances
 
 EIGHT_CONFIGS = [  # (rule, encoding, reflect, dual, pathmax)
     ("ignored", "byte", False, False, False),
@@ -34,26 +33,8 @@ EIGHT_CONFIGS = [  # (rule, encoding, reflect, dual, pathmax)
 ]
 
 
-@cache
 def eight_distances() -> dict[tuple[int, ...], int]:
-    """True distance of every 8-puzzle state to the blank-first goal (plain BFS)."""
-    goal = tuple(range(9))
-    dist = {goal: 0}
-    queue = deque([goal])
-    while queue:
-        s = queue.popleft()
-        b = s.index(0)
-        r, c = divmod(b, 3)
-        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if 0 <= rr < 3 and 0 <= cc < 3:
-                t = list(s)
-                x = rr * 3 + cc
-                t[b], t[x] = t[x], 0
-                t = tuple(t)
-                if t not in dist:
-                    dist[t] = dist[s] + 1
-                    queue.append(t)
-    return dist
+    return eight_puzzle_distances("blank-first")
 
 
 def inverse(state: tuple[int, ...]) -> tuple[int, ...]:

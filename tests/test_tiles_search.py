@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import random
 import time
-from collections import deque
 from functools import cache
 from types import SimpleNamespace
 
@@ -37,7 +36,7 @@ from searches.tiles_ida import (
     root_h,
 )
 
-from helpers import budget
+from helpers import budget, eight_puzzle_distances
 
 NOTEBOOK_DEMO = (7, 12, 11, 2, 10, 0, 4, 6, 9, 3, 5, 8, 13, 15, 1, 14)
 SOLVERS = ("ida-manhattan", "ida-lc", "astar-manhattan")
@@ -198,27 +197,6 @@ def test_incremental_heuristic_equals_its_full_recomputation(kind, shape, goal):
         after[blank], after[src] = tile, 0
         assert hc == root_h(kind, tables.state(after), src, *args, fresh, P, pos)
         assert (hs[1] == fresh[0]).all()  # the per-depth state too
-
-
-@cache
-def eight_puzzle_distances(goal: str) -> dict[tuple[int, ...], int]:
-    """The true distance to the goal of every solvable 8-puzzle state (a full BFS)."""
-    start = tuple(board_for(3, 3, goal).goal)
-    tables = board_for(3, 3, goal)
-    dist = {start: 0}
-    queue = deque([start])
-    while queue:
-        state = queue.popleft()
-        blank = state.index(0)
-        for i in range(tables.move_count[blank]):
-            src = tables.move_cell[blank * 4 + i]
-            nxt = list(state)
-            nxt[blank], nxt[src] = nxt[src], 0
-            nxt = tuple(nxt)
-            if nxt not in dist:
-                dist[nxt] = dist[state] + 1
-                queue.append(nxt)
-    return dist
 
 
 @pytest.mark.parametrize("goal", ["blank-first", "blank-last"])

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numba
@@ -94,8 +95,19 @@ def guiding(instance: Instance, partition: str, rule: str, encoding: str, reflec
     return tiles_ida.pdb_tables(pdb, dual, pathmax)
 
 
-def table_counters(h: tiles_ida.Heuristic) -> dict[str, float]:
-    return {"pdb_mb": round(h.arrays.data.nbytes / 2**20, 1)}
+def with_tables(instance: Instance, guide: tuple,
+                search: Callable[[tiles_ida.Heuristic], Outcome]) -> Outcome:
+    """The shared body of the solvers: unsolvable by parity before any table is loaded, else
+    the search with the tables (their loading counted as encode time, their size reported)."""
+    if not instance.solvable:
+        return Outcome("infeasible", counters={"nodes": 0})
+    t0 = time.perf_counter()
+    h = guiding(instance, *guide)
+    t_load = time.perf_counter() - t0
+    outcome = search(h)
+    outcome.counters["pdb_mb"] = round(h.arrays.data.nbytes / 2**20, 1)
+    outcome.t_encode = (outcome.t_encode or 0.0) + t_load
+    return outcome
 
 
 PARAMS = [
@@ -138,15 +150,8 @@ def solve_ida_pdb(instance: Instance, budget: Budget, seed: int, partition: str 
                   dual: bool = False, pathmax: bool = True, max_nodes: int = 0) -> Outcome:
     """IDA* with additive pattern databases (Korf & Felner 2002), reflected and dual lookups,
     bidirectional pathmax; tables loaded once per worker (their loading is encode time)."""
-    if not instance.solvable:
-        return Outcome("infeasible", counters={"nodes": 0})
-    t0 = time.perf_counter()
-    h = guiding(instance, partition, rule, encoding, reflect, dual, pathmax)
-    t_load = time.perf_counter() - t0
-    outcome = tiles_ida.solve_ida(instance, budget, h, max_nodes)
-    outcome.counters.update(table_counters(h))
-    outcome.t_encode = (outcome.t_encode or 0.0) + t_load
-    return outcome
+    return with_tables(instance, (partition, rule, encoding, reflect, dual, pathmax),
+                       lambda h: tiles_ida.solve_ida(instance, budget, h, max_nodes))
 
 
 @solver("astar-pdb", family="tiles", paradigm="native", backend=BACKEND, prepare=prepare_astar,
@@ -156,12 +161,5 @@ def solve_astar_pdb(instance: Instance, budget: Budget, seed: int, partition: st
                     dual: bool = False) -> Outcome:
     """A* with additive pattern databases; reopens the states an inconsistent heuristic
     (minimized rule, reflection, dual) closed too early (``reopened``)."""
-    if not instance.solvable:
-        return Outcome("infeasible", counters={"nodes": 0})
-    t0 = time.perf_counter()
-    h = guiding(instance, partition, rule, encoding, reflect, dual)
-    t_load = time.perf_counter() - t0
-    outcome = tiles_astar.solve_astar(instance, budget, h)
-    outcome.counters.update(table_counters(h))
-    outcome.t_encode = (outcome.t_encode or 0.0) + t_load
-    return outcome
+    return with_tables(instance, (partition, rule, encoding, reflect, dual),
+                       lambda h: tiles_astar.solve_astar(instance, budget, h))

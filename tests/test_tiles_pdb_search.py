@@ -19,7 +19,7 @@ from searches import tiles_ida, tiles_pdb, tiles_pdb_search
 from searches.tiles_astar import AStarSearch
 from searches.tiles_ida import SOLVED, IdaSearch
 
-from helpers import eight_puzzle_distances
+from helpers import eight_puzzle_distances, korf_1985_nodes
 
 EIGHT_CONFIGS = [  # (rule, encoding, reflect, dual, pathmax)
     ("ignored", "byte", False, False, False),
@@ -91,12 +91,7 @@ def test_the_pdb_kind_with_single_tiles_is_manhattan_to_the_node(shared_data):
     Manhattan) must generate exactly the nodes of the Manhattan kernel, Korf's count minus
     one."""
     instances = read_file(shared_data / "tiles" / "korf100_15puzzle.txt")
-    listed = {}
-    for line in (shared_data / "tiles" / "korf100_15puzzle_korf1985_nodes.txt").read_text(
-            ).splitlines():
-        if line.strip() and not line.startswith("#"):
-            ident, _, nodes = map(int, line.split())
-            listed[ident] = nodes
+    listed = korf_1985_nodes(shared_data)
     singles = tiles_pdb.partition([[t] for t in range(1, 16)], 4, 4)
     for reflect in (False, True):
         table = tiles_pdb.heuristic(singles, "ignored", "byte", reflect=reflect)

@@ -36,7 +36,7 @@ from searches.tiles_ida import (
     root_h,
 )
 
-from helpers import budget, eight_puzzle_distances
+from helpers import budget, eight_puzzle_distances, korf_1985_nodes
 
 NOTEBOOK_DEMO = (7, 12, 11, 2, 10, 0, 4, 6, 9, 3, 5, 8, 13, 15, 1, 14)
 SOLVERS = ("ida-manhattan", "ida-lc", "astar-manhattan")
@@ -73,13 +73,7 @@ def expired() -> Budget:
 
 @cache
 def korf(data) -> tuple[list, dict[int, int]]:
-    instances = read_file(data / "tiles" / "korf100_15puzzle.txt")
-    listed = {}
-    for line in (data / "tiles" / "korf100_15puzzle_korf1985_nodes.txt").read_text().splitlines():
-        if line.strip() and not line.startswith("#"):
-            ident, _, nodes = map(int, line.split())
-            listed[ident] = nodes
-    return instances, listed
+    return read_file(data / "tiles" / "korf100_15puzzle.txt"), korf_1985_nodes(data)
 
 
 def fewest_listed(data, count: int, skip: tuple[int, ...] = ()) -> list[int]:

@@ -26,7 +26,7 @@ from typing import Any
 
 from instances.common import Generated, InstanceError
 
-FAMILY_NAMES = ("edgematch", "sudoku", "tiles")
+FAMILY_NAMES = ("edgematch", "sudoku", "tiles", "games")
 
 
 @dataclass(frozen=True)

@@ -158,6 +158,12 @@ class SolverSpec:
     doc: str = ""
     module: str = ""
     exports: dict[str, Callable[..., None]] = field(default_factory=dict)
+    accepts: Callable[[Any], bool] | None = None
+
+    def applies_to(self, instance: Any) -> bool:
+        """Whether the solver takes this kind of instance of its family (a suite's grid pairs
+        it only with those: the attractor solves game graphs and boards, not valued trees)."""
+        return self.accepts is None or bool(self.accepts(instance))
 
     @property
     def key(self) -> str:
@@ -232,19 +238,22 @@ def solver(name: str, *, family: str, paradigm: str, backend: str,
            params: list[Param] | tuple[Param, ...] = (),
            prepare: Callable[[], Any] | None = None,
            exports: dict[str, Callable[..., None]] | None = None,
+           accepts: Callable[[Any], bool] | None = None,
            ) -> Callable[[Callable[..., Outcome]], Callable[..., Outcome]]:
     """Declare ``solve(instance, budget, seed, **params) -> Outcome`` as a solver.
 
     ``exports`` maps a standard file format ("cnf", "dlx", "mps", "lp", ...) to
     ``write(instance, path, **params)``, which writes the solver's model of the instance in that
-    format (``cliffbench export INSTANCE --to FORMAT FILE``).
+    format (``cliffbench export INSTANCE --to FORMAT FILE``). ``accepts(instance)`` says which
+    instances of the family the solver takes, where that is not all of them.
     """
 
     def wrap(solve: Callable[..., Outcome]) -> Callable[..., Outcome]:
         register(SolverSpec(name=name, family=family, paradigm=paradigm, backend=backend,
                             params=tuple(params), solve=solve, prepare=prepare,
                             doc=(solve.__doc__ or "").strip().split("\n")[0],
-                            module=solve.__module__, exports=dict(exports or {})))
+                            module=solve.__module__, exports=dict(exports or {}),
+                            accepts=accepts))
         return solve
 
     return wrap

@@ -26,6 +26,7 @@ budgets. ``bench/suites/*.toml`` are the shipped ones; any path works too::
     seeds = [1, 2, 3]
 
     [[ladder]]                       # a ladder of files, one list of specs per rung
+    solvers = ["xcc", "sat"]         # (optional) only these solvers (names or labels) climb it
     name = "shared-c22"
     rungs = [ { label = "8", instances = ["{data_dir}/edgematch/ladder_c22/ladder_n8_*.emp"] } ]
 
@@ -80,6 +81,13 @@ class Ladder:
 
     name: str
     rungs: list[Rung]
+    solvers: tuple[str, ...] | None = None
+
+    def runs(self, config: SolverConfig) -> bool:
+        """Whether a solver config climbs this ladder: every one, or those the ladder's
+        ``solvers`` names (by label, or by solver name for all its configs)."""
+        return self.solvers is None or config.label in self.solvers \
+            or config.name in self.solvers
 
 
 @dataclass
@@ -226,7 +234,11 @@ def _ladder(entry: dict[str, Any], i: int, path: Path, data_dir: str | Path | No
     for rung in rungs:
         for ref in rung.refs:
             ref.ladder, ref.rung, ref.rung_index = name, rung.label, rung.index
-    return Ladder(name, rungs)
+    only = entry.get("solvers")
+    if only is not None and (not isinstance(only, list) or not all(isinstance(x, str)
+                                                                     for x in only)):
+        raise SuiteError(f"{path}: {where}: 'solvers' is a list of solver names or labels")
+    return Ladder(name, rungs, tuple(only) if only is not None else None)
 
 
 def specs_named(name: str, registry: dict[str, SolverSpec],
@@ -298,13 +310,21 @@ def run_key(config: SolverConfig, instance_id: str, repeat: int, seed: int, budg
 
 
 def build_tasks(suite: Suite, configs: list[SolverConfig]) -> list[Task]:
-    """The run grid, ladder by ladder, rung by rung; a solver only meets its own family."""
+    """The run grid, ladder by ladder, rung by rung; a solver only meets the instances it
+    takes: those of its family that it accepts."""
     tasks = []
     for ladder in suite.ladders:
+        declared = {e.get("label", e["name"]) for e in suite.solvers} \
+            | {str(e["name"]).split("/")[-1] for e in suite.solvers}
+        unknown = sorted(set(ladder.solvers or ()) - declared)
+        if unknown:
+            raise SuiteError(f"{suite.path}: ladder {ladder.name!r}: 'solvers' names "
+                             f"{unknown[0]!r}, which is not a solver of the suite")
         for rung in ladder.rungs:
             for ref in rung.refs:
                 for config in configs:
-                    if config.spec.family != ref.family:
+                    if config.spec.family != ref.family or not ladder.runs(config) \
+                            or not config.spec.applies_to(ref.instance):
                         continue
                     for repeat in range(suite.repeats):
                         seed = suite.seed + repeat

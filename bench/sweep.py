@@ -200,6 +200,9 @@ def solve_one(ref: InstanceRef, solver: str, *, timeout: float = 60.0, mem: int 
                          f"instance is {ref.family}")
     (config,) = solver_configs([{"name": solver, "params": params or {}}], registry,
                                families={ref.family})
+    if not config.spec.applies_to(ref.instance):
+        raise SuiteError(f"solver {solver!r} does not take this kind of {ref.family} instance "
+                         f"({type(ref.instance).__name__})")
     config = replace(config, label=config.name)
     key = run_key(config, ref.instance_id, 0, seed, timeout, mem, cores)
     task = Task(key, ref, config, 0, seed, float(timeout), int(mem), int(cores))

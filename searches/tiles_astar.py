@@ -44,7 +44,8 @@ from bench.api import Budget, Outcome, Param, solver
 from instances.tiles import Instance, Solution
 from searches import tiles_ida, tiles_pdb, tiles_pdb_encode, tiles_rank
 from searches.chunked import control
-from searches.tiles_board import DIRS, Board, board_of, forget_stale_cache
+from searches.numba_cache import forget_stale_cache
+from searches.tiles_board import DIRS, Board, board_of
 from searches.tiles_ida import (
     DROPOUT,
     LINEAR_CONFLICT,

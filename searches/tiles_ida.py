@@ -76,7 +76,8 @@ from bench.api import Budget, Outcome, Param, solver
 from instances.tiles import Instance, Solution
 from searches import tiles_pdb, tiles_pdb_encode, tiles_rank
 from searches.chunked import control, run_in_chunks
-from searches.tiles_board import DIRS, DOWN, UP, Board, board_of, forget_stale_cache
+from searches.numba_cache import forget_stale_cache
+from searches.tiles_board import DIRS, DOWN, UP, Board, board_of
 from searches.tiles_pdb import PDBArrays, h_init, pattern_after_move, table_entry
 
 MANHATTAN, LINEAR_CONFLICT, DROPOUT, PDB = 0, 1, 2, 3

@@ -22,8 +22,9 @@ import pytest
 from bench.api import Budget, lookup
 from instances.tiles import GENERATORS, Instance, Solution, check, read_file
 from searches import tiles_astar, tiles_ida, tiles_pdb
+from searches.numba_cache import forget_stale_cache
 from searches.tiles_astar import AStarSearch
-from searches.tiles_board import board_for, build_board, forget_stale_cache, manhattan_sum
+from searches.tiles_board import board_for, build_board, manhattan_sum
 from searches.tiles_ida import (
     DROPOUT,
     LINEAR_CONFLICT,

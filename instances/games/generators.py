@@ -39,14 +39,15 @@ def board_generated(board: Board, form: str, params: dict[str, Any]) -> Generate
     return Generated(instance, None, True, params)
 
 
-def make_mnk(params: dict[str, Any], seed: int) -> Generated:
+def make_mnk(params: dict[str, Any], seed: int, kind: str = "") -> Generated:
     width, height, k = int(params["width"]), int(params["height"]), int(params["k"])
     gravity = params["gravity"]
     if not isinstance(gravity, bool):
         raise InstanceError(f"gravity={gravity!r} is not true or false")
     moves = numbers(params["moves"], "moves")
-    kind = "connect4" if k == 4 and gravity else "mnk"
-    name = f"{kind}-{width}x{height}" + (f"-{params['moves']}" if moves else "")
+    kind = kind or ("connect4" if k == 4 and gravity else "mnk")
+    name = kind if kind == "tictactoe" else f"{kind}-{width}x{height}"
+    name += f"-{'-'.join(map(str, moves))}" if moves else ""
     board = Board(width, height, k, gravity, moves, name)
     resolved = {"width": width, "height": height, "k": k, "gravity": gravity,
                 "moves": "-".join(map(str, moves)), "form": params["form"]}
@@ -58,13 +59,8 @@ def make_connect4(params: dict[str, Any], seed: int) -> Generated:
 
 
 def make_tictactoe(params: dict[str, Any], seed: int) -> Generated:
-    generated = make_mnk({**params, "width": 3, "height": 3, "k": 3, "gravity": False}, seed)
-    board = generated.instance
-    if isinstance(board, Board):
-        generated = Generated(Board(3, 3, 3, False, board.moves,
-                                    "tictactoe" + (f"-{params['moves']}" if board.moves else "")),
-                              None, True, generated.params)
-    return generated
+    return make_mnk({**params, "width": 3, "height": 3, "k": 3, "gravity": False}, seed,
+                    "tictactoe")
 
 
 def make_nim(params: dict[str, Any], seed: int) -> Generated:

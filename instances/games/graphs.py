@@ -70,7 +70,7 @@ def board_graph(board: Board) -> GameGraph:
             out.append((after, player if rules.makes_line(after, w, h, k, cell) else 0))
         return player, 0, out
 
-    return breadth_first((cells, won), expand, board.name or f"{board.kind}-graph")
+    return breadth_first((cells, won), expand, f"{board.name or board.kind}-graph")
 
 
 def nim_graph(heaps: tuple[int, ...]) -> GameGraph:

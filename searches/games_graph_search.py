@@ -260,10 +260,12 @@ class GraphSearch:
               table: bool = True) -> GraphSearch:
         """A search from ``start`` (the arrays of a ``GameGraph``); ``ordered`` sorts the moves
         by ``ordered_successors`` first."""
-        owner = np.ascontiguousarray(owner, dtype=np.int8)
-        offsets = np.ascontiguousarray(offsets, dtype=np.int64)
-        succ = np.ascontiguousarray(succ, dtype=np.int32)
-        target = np.ascontiguousarray(target, dtype=np.int8)
+        # Fresh writeable copies: a GameGraph's arrays are read-only, which numba types (and
+        # compiles) apart from the writeable arrays ``prepare`` compiled the kernel for.
+        owner = np.array(owner, dtype=np.int8)
+        offsets = np.array(offsets, dtype=np.int64)
+        succ = np.array(succ, dtype=np.int32)
+        target = np.array(target, dtype=np.int8)
         if ordered:
             succ = ordered_successors(owner, offsets, succ, target)
         n = len(owner)

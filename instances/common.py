@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 
@@ -75,3 +76,11 @@ def content_hash(payload: Any, length: int = 16) -> str:
     """A stable hash of a JSON-serialisable value (sorted keys, no whitespace): ids and keys."""
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:length]
+
+
+def read_text(path: str | Path) -> str:
+    """A file's text; InstanceError naming the file when it cannot be read or decoded."""
+    try:
+        return Path(path).read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InstanceError(f"cannot read: {exc}", str(path)) from None

@@ -10,6 +10,7 @@ search stops in time. The chunk sizes never change what the search does, only wh
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Protocol
 
 from bench.api import Budget
@@ -23,6 +24,7 @@ def control(index: int) -> property:
 
 class ChunkedSearch(Protocol):
     nodes: int
+    status: int
 
     def run(self, nodes: int) -> int: ...
 
@@ -44,3 +46,27 @@ def run_in_chunks(search: ChunkedSearch, budget: Budget, status: int, paused: in
         status = search.run(size)
         rate = (search.nodes - before) / max(time.perf_counter() - t, 1e-6)
     return status
+
+
+@dataclass(frozen=True)
+class Chunking:
+    """How the searches of one module run in chunks: the status a paused chunk returns and the
+    chunk sizes. ``drive`` runs under a budget (the solvers), ``finish`` to the end without one
+    (tests and benchmarks)."""
+
+    paused: int
+    first_chunk: int = 100_000
+    min_chunk: int = 10_000
+    chunk_s: float = 0.05
+    margin_s: float = 0.02
+
+    def drive(self, search: ChunkedSearch, budget: Budget, max_nodes: int = 0) -> int:
+        """Run chunks until the search ends, ``max_nodes`` (0 = no limit) or the budget ends."""
+        return run_in_chunks(search, budget, search.status, self.paused,
+                             first_chunk=self.first_chunk, min_chunk=self.min_chunk,
+                             max_nodes=max_nodes, chunk_s=self.chunk_s, margin_s=self.margin_s)
+
+    def finish(self, search: ChunkedSearch) -> ChunkedSearch:
+        while search.run(1 << 62) == self.paused:
+            pass
+        return search

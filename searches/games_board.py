@@ -70,7 +70,7 @@ from numba import njit
 
 from bench.api import Budget
 from searches import games_bitboard as bb
-from searches.chunked import control, run_in_chunks
+from searches.chunked import ChunkedSearch, Chunking, control
 from searches.games_bitboard import G_GRAVITY, G_NCELLS, G_WIDTH, ONE
 from searches.numba_cache import forget_stale_cache
 
@@ -88,9 +88,7 @@ BLOCK_SCORE = 1 << 40
 UNDER_THREAT = -(1 << 30)
 THREAT_WEIGHT = 1 << 12  # beats any count of windows through a cell
 
-MARGIN_S = 0.02
-FIRST_CHUNK = 100_000
-CHUNK_S = 0.05
+CHUNKING = Chunking(PAUSED)
 
 
 # --- the kernel -------------------------------------------------------------------------------
@@ -374,11 +372,9 @@ class BoardSearch:
         return int(self.ctl[C_RET])
 
 
-def drive(search: BoardSearch, budget: Budget, max_nodes: int = 0) -> int:
-    """Run chunks until the search is done, ``max_nodes`` (0 = no limit) or the budget ends."""
-    return run_in_chunks(search, budget, search.status, PAUSED, first_chunk=FIRST_CHUNK,
-                         min_chunk=10_000, max_nodes=max_nodes, chunk_s=CHUNK_S,
-                         margin_s=MARGIN_S)
+def drive(search: ChunkedSearch, budget: Budget, max_nodes: int = 0) -> int:
+    """Run chunks until the search ends, ``max_nodes`` (0 = no limit) or the budget ends."""
+    return CHUNKING.drive(search, budget, max_nodes)
 
 
 @dataclass

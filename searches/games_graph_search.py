@@ -58,7 +58,7 @@ import numpy as np
 from numba import njit
 
 from bench.api import Budget
-from searches.chunked import control, run_in_chunks
+from searches.chunked import ChunkedSearch, Chunking, control
 
 # Slots of the int64 control vector.
 C_PLY, C_ENTER, C_RET, C_NODES, C_LEAVES, C_CUTOFFS, C_HITS, C_CYCLE = range(8)
@@ -67,10 +67,7 @@ CTL_SLOTS = 8
 PAUSED, DONE, CYCLE, GROW = 0, 1, 2, 3
 
 START_FRAMES = 256
-FIRST_CHUNK = 100_000
-MIN_CHUNK = 10_000
-CHUNK_S = 0.05
-MARGIN_S = 0.02
+CHUNKING = Chunking(PAUSED)
 
 
 @njit(cache=True, nogil=True)
@@ -313,9 +310,7 @@ class GraphSearch:
 
     def finish(self) -> GraphSearch:
         """Run to the end without a budget (tests, benchmarks)."""
-        while self.run(1 << 62) == PAUSED:
-            pass
-        return self
+        return CHUNKING.finish(self)
 
     nodes = control(C_NODES)
     leaves = control(C_LEAVES)
@@ -332,11 +327,9 @@ class GraphSearch:
                 "hits": self.hits}
 
 
-def drive(search: GraphSearch, budget: Budget, max_nodes: int = 0) -> int:
+def drive(search: ChunkedSearch, budget: Budget, max_nodes: int = 0) -> int:
     """Run chunks until the search ends, ``max_nodes`` (0 = no limit) or the budget ends."""
-    return run_in_chunks(search, budget, search.status, PAUSED, first_chunk=FIRST_CHUNK,
-                         min_chunk=MIN_CHUNK, max_nodes=max_nodes, chunk_s=CHUNK_S,
-                         margin_s=MARGIN_S)
+    return CHUNKING.drive(search, budget, max_nodes)
 
 
 def principal_variation(search: GraphSearch, start: int, value: int,

@@ -53,7 +53,7 @@ import numpy as np
 from numba import njit
 
 from bench.api import Budget
-from searches.chunked import control, run_in_chunks
+from searches.chunked import ChunkedSearch, Chunking, control
 
 INF = np.int64(1) << np.int64(62)  # beyond any leaf value (|values| < 2^62)
 ORDERS = ("none", "estimate", "oracle")
@@ -65,10 +65,7 @@ CTL_SLOTS = 6
 # What a chunk returns.
 PAUSED, DONE = 0, 1
 
-FIRST_CHUNK = 100_000
-MIN_CHUNK = 10_000
-CHUNK_S = 0.05
-MARGIN_S = 0.02
+CHUNKING = Chunking(PAUSED)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -300,9 +297,7 @@ class TreeSearch:
 
     def finish(self) -> TreeSearch:
         """Run to the end without a budget (tests, benchmarks)."""
-        while self.run(1 << 62) == PAUSED:
-            pass
-        return self
+        return CHUNKING.finish(self)
 
     nodes = control(C_NODES)
     leaf_count = control(C_LEAVES)
@@ -331,11 +326,9 @@ def tree_search(tree, *, prune: bool = True, order: str = "none", strict: bool =
                             keys=order_keys(tree, order, leaves), strict=strict)
 
 
-def drive(search: TreeSearch, budget: Budget, max_nodes: int = 0) -> int:
+def drive(search: ChunkedSearch, budget: Budget, max_nodes: int = 0) -> int:
     """Run chunks until the search ends, ``max_nodes`` (0 = no limit) or the budget ends."""
-    return run_in_chunks(search, budget, search.status, PAUSED, first_chunk=FIRST_CHUNK,
-                         min_chunk=MIN_CHUNK, max_nodes=max_nodes, chunk_s=CHUNK_S,
-                         margin_s=MARGIN_S)
+    return CHUNKING.drive(search, budget, max_nodes)
 
 
 def prepare() -> None:

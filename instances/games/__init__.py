@@ -18,7 +18,6 @@ from instances.games.formats import (
     parse_text,
     read_file,
     read_solution,
-    sniff,
     write_file,
 )
 from instances.games.generators import GENERATORS
@@ -40,6 +39,6 @@ __all__ = [
     "GENERATORS", "OBJECTIVE", "SUFFIXES", "Board", "GameGraph", "GameTree", "Instance",
     "Labelling", "Line", "Solution", "board_graph", "check", "fixed_point_attractor",
     "graph_values", "minimax_of_tree", "nim_graph", "parse_known_values", "parse_text",
-    "random_graph", "read_file", "read_solution", "render", "sniff", "subtraction_graph",
+    "random_graph", "read_file", "read_solution", "render", "subtraction_graph",
     "write_file",
 ]

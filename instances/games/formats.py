@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from instances.common import Generated, InstanceError
+from instances.common import Generated, InstanceError, read_text
 from instances.games.graphs import nim_graph, subtraction_graph
 from instances.games.model import Board, GameGraph, GameTree, Instance, Solution
 
@@ -191,19 +191,8 @@ def _counts(note: str) -> dict[str, int]:
 
 def read_file(path: str | Path) -> list[Generated]:
     path = Path(path)
-    try:
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InstanceError(f"cannot read: {exc}", str(path)) from None
+    text = read_text(path)
     return parse_text(text, str(path))
-
-
-def sniff(path: str | Path) -> bool:
-    try:
-        read_file(path)
-    except InstanceError:
-        return False
-    return True
 
 
 def write_file(path: str | Path, instance: Board | GameTree | GameGraph, secret=None,
@@ -231,14 +220,13 @@ def write_file(path: str | Path, instance: Board | GameTree | GameGraph, secret=
 
 def read_solution(path: str | Path, instance: Board | GameTree | GameGraph):
     """The JSON that ``cliffbench solve --json`` prints (or its ``solution`` part)."""
-    path = Path(path)
+    text = read_text(path)
     try:
-        data = json.loads(path.read_text())
+        data = json.loads(text)
         return Solution.from_json(data.get("solution", data), instance)
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, AttributeError,
-            InstanceError) as exc:
+    except (ValueError, KeyError, AttributeError, InstanceError) as exc:
         raise InstanceError(f"not a solution: {exc}", str(path)) from None
 
 
 __all__ = ["SUFFIXES", "Instance", "parse_known_values", "parse_text", "read_file",
-           "read_solution", "sniff", "write_file"]
+           "read_solution", "write_file"]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from instances.common import Generated, InstanceError
+from instances.common import Generated, InstanceError, read_text
 from instances.sudoku.model import BLANKS, SYMBOLS, Instance, Solution, box_of_length, digit_of
 
 SUFFIXES = (".sdk", ".sudoku", ".txt")
@@ -117,10 +117,7 @@ def read_file(path: str | Path) -> list[Generated]:
     """Every puzzle of a file. A puzzle with a ``# solution`` line is known feasible (the line is
     its secret); of the others nothing is promised."""
     path = Path(path)
-    try:
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InstanceError(f"cannot read: {exc}", str(path)) from None
+    text = read_text(path)
     out = []
     for puzzle, secret in parse_with_solutions(text, str(path)):
         feasible = True if secret is not None else None
@@ -150,10 +147,7 @@ def write_file(path: str | Path, instance: Instance, secret: Solution | None = N
 def read_solution(path: str | Path, instance: Instance) -> Solution:
     """A solution grid (one line, drawn, or the JSON of ``cliffbench solve --json``)."""
     path = Path(path)
-    try:
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InstanceError(f"cannot read: {exc}", str(path)) from None
+    text = read_text(path)
     if text.lstrip().startswith("{"):
         try:
             data = json.loads(text)

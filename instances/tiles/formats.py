@@ -18,7 +18,7 @@ import json
 import math
 from pathlib import Path
 
-from instances.common import Generated, InstanceError
+from instances.common import Generated, InstanceError, read_text
 from instances.tiles.model import GOALS, Instance, Solution
 
 SUFFIXES = (".tiles", ".txt")
@@ -106,10 +106,7 @@ def _instance_line(words: list[str], size: tuple[int, int] | None, goal: str, na
 
 def read_file(path: str | Path) -> list[Generated]:
     path = Path(path)
-    try:
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InstanceError(f"cannot read: {exc}", str(path)) from None
+    text = read_text(path)
     return parse_text(text, str(path))
 
 
@@ -135,10 +132,7 @@ def read_solution(path: str | Path, instance: Instance) -> Solution:
     """The blank's moves (a line of U/D/L/R), or the JSON that ``cliffbench solve --json``
     prints."""
     path = Path(path)
-    try:
-        text = path.read_text().strip()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InstanceError(f"cannot read: {exc}", str(path)) from None
+    text = read_text(path).strip()
     try:
         if text.startswith("{"):
             data = json.loads(text)

@@ -110,7 +110,44 @@ def _report_text(sweep: str | Path, fmt: str, results: str = "results") -> str:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    if args.html:
+        from bench.html import write_html
+
+        print(write_html(args.sweep, args.html, args.results))
+        return 0
     print(_report_text(args.sweep, args.format, args.results))
+    return 0
+
+
+def cmd_figures(args: argparse.Namespace) -> int:
+    from bench.figures import make_figures
+    from bench.store import load, sweep_dir
+
+    if args.run:  # run (or resume) the suite of that name first: one command, every figure
+        from bench.sweep import run_sweep
+
+        run_sweep(args.sweep, timeout=args.timeout, jobs=args.jobs, resume=True,
+                  data_dir=args.data_dir, plugins=args.plugin, results=args.results,
+                  argv=["cliffbench", *sys.argv[1:]])
+    directory = sweep_dir(args.sweep, args.results)
+    out = Path(args.out) if args.out else directory / "figures"
+    out.mkdir(parents=True, exist_ok=True)
+    formats = tuple(f.strip() for f in args.formats.split(",") if f.strip())
+    for path in make_figures(load(directory), out, sweep=directory.name, formats=formats):
+        print(path)
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    import instances
+    from bench.pictures import draw
+    from bench.specs import resolve_one
+
+    ref = resolve_one(args.instance, args.data_dir)
+    solution = None
+    if args.solution:
+        solution = instances.family(ref.family).read_solution(Path(args.solution), ref.instance)
+    print(draw(ref.instance, solution, Path(args.out)))
     return 0
 
 
@@ -324,8 +361,28 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("report", help="report of a sweep (a name under results/ or a folder)")
     p.add_argument("sweep")
     p.add_argument("--format", choices=("markdown", "csv", "json"), default="markdown")
+    p.add_argument("--html", metavar="FILE", help="write one self-contained HTML page instead")
     p.add_argument("--results", default="results")
     p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("figures", help="a sweep's figures (PDF, PNG and the CSV of each)")
+    p.add_argument("sweep")
+    p.add_argument("--out", help="folder (default: the sweep's figures/)")
+    p.add_argument("--formats", default="pdf,png", help="comma-separated: pdf, png, svg")
+    p.add_argument("--results", default="results")
+    p.add_argument("--run", action="store_true",
+                   help="run (or resume) the suite SWEEP first, e.g. `figures paper --run`")
+    p.add_argument("--timeout", type=float, help="with --run: wall seconds per run")
+    p.add_argument("--jobs", type=int, help="with --run: parallel runs")
+    common(p)
+    p.set_defaults(func=cmd_figures)
+
+    p = sub.add_parser("show", help="draw an instance, or a solution on it, as SVG or PNG")
+    p.add_argument("instance", help="FILE, FILE:N or family/generator:key=value,...")
+    p.add_argument("solution", nargs="?", help="the family's solution format, or solve --json")
+    p.add_argument("--out", required=True, help="FILE.svg or FILE.png")
+    common(p)
+    p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("solve", help="one run through the runner and the checker")
     p.add_argument("instance", help="FILE, FILE:N or family/generator:key=value,...")

@@ -98,6 +98,15 @@ def cmd_run(args: argparse.Namespace) -> int:
                           name=args.name, argv=["cliffbench", *sys.argv[1:]])
     print(_report_text(directory, "markdown"))
     print(f"\nresults: {directory}/runs.parquet (journal.jsonl, manifest.json)")
+    if args.no_figures:
+        return 0
+    from bench.figures import make_figures
+    from bench.store import load
+
+    made = make_figures(load(directory), directory / "figures", sweep=directory.name,
+                        formats=("png",))
+    print(f"figures: {directory / 'figures'} ({sum(p.suffix == '.png' for p in made)} PNG, "
+          "each with its CSV; `cliffbench figures` for PDF)")
     return 0
 
 
@@ -355,6 +364,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE")
     p.add_argument("--results", default="results", help="results folder (default results/)")
     p.add_argument("--name", help="sweep name (default: the suite's)")
+    p.add_argument("--no-figures", action="store_true",
+                   help="skip the figures (PNG and CSV under the sweep's figures/)")
     common(p)
     p.set_defaults(func=cmd_run)
 

@@ -138,6 +138,9 @@ def test_report_formats(tmp_path):
     results = tmp_path / "results"
     run = cliffbench("run", str(suite), "--results", str(results), check=True)
     assert "dfs-restarts" in run.stdout
+    # `run` draws the sweep's figures (PNG and CSV) unless told not to.
+    assert (results / "rep" / "figures" / "rep-ladder-l.png").exists()
+    assert (results / "rep" / "figures" / "rep-ladder-l.csv").exists()
     as_json = json.loads(cliffbench("report", str(results / "rep"), "--format", "json",
                                     check=True).stdout)
     assert {"sweep", "summary", "cliffs", "disagreements"} <= set(as_json)

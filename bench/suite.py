@@ -26,8 +26,8 @@ budgets. ``bench/suites/*.toml`` are the shipped ones; any path works too::
     seeds = [1, 2, 3]
 
     [[ladder]]                       # a ladder of files, one list of specs per rung
-    solvers = ["xcc", "sat"]         # (optional) only these solvers (names or labels) climb it
     name = "shared-c22"
+    solvers = ["xcc", "sat"]         # (optional) only these solvers (names or labels) climb it
     rungs = [ { label = "8", instances = ["{data_dir}/edgematch/ladder_c22/ladder_n8_*.emp"] } ]
 
     instances = ["edgematch/planted:n=5,seed=1"]   # (top level) runs outside any ladder
@@ -313,9 +313,9 @@ def build_tasks(suite: Suite, configs: list[SolverConfig]) -> list[Task]:
     """The run grid, ladder by ladder, rung by rung; a solver only meets the instances it
     takes: those of its family that it accepts."""
     tasks = []
+    declared = {e.get("label", e["name"]) for e in suite.solvers} \
+        | {str(e["name"]).split("/")[-1] for e in suite.solvers}
     for ladder in suite.ladders:
-        declared = {e.get("label", e["name"]) for e in suite.solvers} \
-            | {str(e["name"]).split("/")[-1] for e in suite.solvers}
         unknown = sorted(set(ladder.solvers or ()) - declared)
         if unknown:
             raise SuiteError(f"{suite.path}: ladder {ladder.name!r}: 'solvers' names "

@@ -96,15 +96,17 @@ def cmd_run(args: argparse.Namespace) -> int:
                           data_dir=args.data_dir, plugins=args.plugin,
                           params=_param_pairs(args.param), results=args.results,
                           name=args.name, argv=["cliffbench", *sys.argv[1:]])
-    print(_report_text(directory, "markdown"))
+    from bench.report import build_report, render
+    from bench.store import load
+
+    table = load(directory)  # once, for the report and the figures
+    print(render(build_report(table, sweep=directory.name), "markdown"))
     print(f"\nresults: {directory}/runs.parquet (journal.jsonl, manifest.json)")
     if args.no_figures:
         return 0
     from bench.figures import make_figures
-    from bench.store import load
 
-    made = make_figures(load(directory), directory / "figures", sweep=directory.name,
-                        formats=("png",))
+    made = make_figures(table, directory / "figures", sweep=directory.name, formats=("png",))
     print(f"figures: {directory / 'figures'} ({sum(p.suffix == '.png' for p in made)} PNG, "
           "each with its CSV; `cliffbench figures` for PDF)")
     return 0

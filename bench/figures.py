@@ -115,7 +115,7 @@ class _Out:
 
 def _prepare(df: pd.DataFrame) -> pd.DataFrame:
     """The report's normalised frame (configs, pseudo-ladders, ``_ok``) plus an instance key."""
-    data = rpt._normalize(df)  # the report's own conventions, so figures and report agree
+    data = rpt.normalize(df)  # the report's own conventions, so figures and report agree
     if "score_trace" not in data.columns:
         data["score_trace"] = pd.Series(pd.NA, index=data.index, dtype="string")
     names = data["instance_name"].astype("string")

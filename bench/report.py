@@ -18,6 +18,8 @@ Public functions:
 - :func:`virtual_best` -- per (ladder, rung): what the per-instance fastest config achieves.
 - :func:`disagreements` -- instances on which configs contradict each other.
 - :func:`wrong_answers` -- the rows the checker (or a known fact) rejected, with their verdict.
+- :func:`normalize` -- the frame every table (and ``bench.figures``) computes from: columns
+  typed, pseudo-ladders named, configs labelled.
 - :func:`build_report` gathers all of these into a :class:`Report`; :func:`render` prints it as
   ``markdown`` (the human summary at the end of a sweep), ``csv`` or ``json``.
 
@@ -116,7 +118,7 @@ def _coerce(column: pd.Series, dtype: str) -> pd.Series:
     return numeric.astype("Float64")
 
 
-def _normalize(df: pd.DataFrame) -> pd.DataFrame:
+def normalize(df: pd.DataFrame) -> pd.DataFrame:
     """Return a copy with every used column present and typed, pseudo-ladders named, configs set.
 
     Done once, up front, so the table functions can assume a complete frame and a missing or
@@ -223,7 +225,7 @@ def summarize(df: pd.DataFrame) -> pd.DataFrame:
     Columns are :data:`SUMMARY_COLUMNS` whatever the input holds: every failure status gets a
     count (0 when absent) so a script reading the table never meets a missing key.
     """
-    return _summarize(_normalize(df))
+    return _summarize(normalize(df))
 
 
 def _summarize(data: pd.DataFrame) -> pd.DataFrame:
@@ -334,7 +336,7 @@ def virtual_best(df: pd.DataFrame) -> pd.DataFrame:
     an instance nobody answered costs twice its budget (the largest budget it was run with).
     ``instances`` counts distinct instance ids; rows without an id are ignored.
     """
-    return _virtual_best(_normalize(df))
+    return _virtual_best(normalize(df))
 
 
 def _virtual_best(data: pd.DataFrame) -> pd.DataFrame:
@@ -443,7 +445,7 @@ def disagreements(df: pd.DataFrame) -> pd.DataFrame:
     only successes count, since a run cut short proves nothing about uniqueness). One row per
     (instance, kind), ordered by family, instance id and kind.
     """
-    return _disagreements(_normalize(df))
+    return _disagreements(normalize(df))
 
 
 def _disagreements(data: pd.DataFrame) -> pd.DataFrame:
@@ -464,7 +466,7 @@ def _disagreements(data: pd.DataFrame) -> pd.DataFrame:
 
 def wrong_answers(df: pd.DataFrame) -> pd.DataFrame:
     """Every run with status ``wrong``, with what it claimed and why it was rejected."""
-    return _wrong_answers(_normalize(df))
+    return _wrong_answers(normalize(df))
 
 
 def _wrong_answers(data: pd.DataFrame) -> pd.DataFrame:
@@ -495,7 +497,7 @@ class Report:
 
 def build_report(df: pd.DataFrame, sweep: str = "") -> Report:
     """Compute every table of the report from the results frame."""
-    data = _normalize(df)
+    data = normalize(df)
     summary = _summarize(data)
     return Report(sweep=sweep, summary=summary, cliffs=_cliffs_from_summary(summary),
                   virtual_best=_virtual_best(data), disagreements=_disagreements(data),

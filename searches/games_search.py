@@ -25,7 +25,7 @@ import time
 
 import numba
 
-from bench.api import CLAIMS, Budget, Outcome, Param, solver
+from bench.api import Budget, Outcome, Param, solver
 from instances.games import Board, GameGraph, GameTree, Line
 from searches import games_board, games_graph_search, games_tree
 
@@ -70,9 +70,7 @@ def solve_board(board: Board, budget: Budget, prune: bool, ordered: bool, table:
     if result.status == "optimal":
         return Outcome("optimal", solution=Line(result.value, tuple(result.line)),
                        objective=result.value, counters=counters, t_solve=t_solve)
-    status = result.status if result.status in CLAIMS and result.status != "optimal" \
-        else "unknown"
-    return Outcome(status, counters=counters, t_solve=t_solve)
+    return Outcome("unknown", counters=counters, t_solve=t_solve)
 
 
 def dispatch(instance: Board | GameTree | GameGraph, budget: Budget, *, prune: bool,

@@ -196,20 +196,22 @@ def flat_levels(levels: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return keys, key_at
 
 
-def order_keys(tree, order: str, leaves: np.ndarray | None = None
+def order_keys(tree, order: str, levels: list[np.ndarray] | None = None
                ) -> tuple[np.ndarray, np.ndarray] | None:
-    """The keys of ``order`` for a ``GameTree`` (None for ``none``)."""
+    """The keys of ``order`` for a ``GameTree`` (None for ``none``, and for estimates that
+    carry nothing). ``levels``: ``tree.levels()`` if already drawn."""
     if order == "none":
         return None
-    if order == "estimate":  # the leaves' own "estimates" are their values: not used
-        return flat_levels([np.asarray(tree.estimates(t), dtype=np.int64)
-                            for t in range(tree.depth)]
-                           + [np.zeros(tree.arity ** tree.depth, np.int64)])
+    if order not in ORDERS:
+        raise ValueError(f"tree ordering {order!r} is not one of {ORDERS}")
+    if levels is None:
+        levels = tree.levels()
     if order == "oracle":
-        if leaves is None:
-            leaves = tree.leaves()
-        return flat_levels(minimax_levels(leaves, tree.arity, tree.depth))
-    raise ValueError(f"tree ordering {order!r} is not one of {ORDERS}")
+        return flat_levels(minimax_levels(levels[-1], tree.arity, tree.depth))
+    above = levels[:-1]  # the leaves' own "estimates" are their values: not used
+    if not any(level.any() for level in above):
+        return None  # no information (iid trees): sorting on zeros keeps the index order
+    return flat_levels([*above, np.zeros(tree.arity ** tree.depth, np.int64)])
 
 
 def perfect_ordering_leaves(arity: int, depth: int) -> int:
@@ -319,11 +321,15 @@ class TreeSearch:
 def tree_search(tree, *, prune: bool = True, order: str = "none", strict: bool = False,
                 leaves: np.ndarray | None = None) -> TreeSearch:
     """A search of a ``GameTree`` ready to run (``leaves`` = ``tree.leaves()`` if already
-    drawn)."""
+    drawn; else the tree is drawn once, its estimates with it)."""
+    levels = None
     if leaves is None:
-        leaves = tree.leaves()
+        levels = tree.levels()
+        leaves = levels[-1]
+    elif order == "oracle":
+        levels = [leaves]  # minimax needs only the leaves
     return TreeSearch.start(leaves, tree.arity, tree.depth, prune=prune,
-                            keys=order_keys(tree, order, leaves), strict=strict)
+                            keys=order_keys(tree, order, levels), strict=strict)
 
 
 def drive(search: ChunkedSearch, budget: Budget, max_nodes: int = 0) -> int:

@@ -147,12 +147,13 @@ def node_rate(depth: int, arity: int, seeds: list[int]) -> None:
     for values in ("iid", "incremental"):
         trees = [GameTree(depth, arity, values=values, low=-1000, high=1000, seed=s)
                  for s in seeds]
-        leaves = [t.leaves() for t in trees]
+        levels = [t.levels() for t in trees]
+        leaves = [lv[-1] for lv in levels]
         setups = {"minimax": (False, "none"), "alphabeta": (True, "none"),
                   "alphabeta estimate": (True, "estimate"),
                   "alphabeta oracle": (True, "oracle")}
         for label, (prune, order) in setups.items():
-            keys = [order_keys(t, order, lv) for t, lv in zip(trees, leaves, strict=True)]
+            keys = [order_keys(t, order, lv) for t, lv in zip(trees, levels, strict=True)]
             searches = [TreeSearch.start(lv, arity, depth, prune=prune, keys=k)
                         for lv, k in zip(leaves, keys, strict=True)]
             repeat = 1 if not prune else 20

@@ -157,10 +157,14 @@ class GameTree:
     def node_count(self) -> int:
         return sum(self.arity ** t for t in range(self.depth + 1))
 
-    def _levels(self) -> list[np.ndarray]:
+    def levels(self) -> list[np.ndarray]:
+        """Every depth's static estimates in one draw: ``levels()[t]`` holds the ``arity ** t``
+        nodes at depth ``t`` (an incremental tree's partial sums; zeros above the leaves of an
+        iid tree), and ``levels()[depth]`` the leaves. New arrays on every call."""
         rng = np.random.Generator(np.random.PCG64(self.seed))
         if self.values == "iid":
-            return [rng.integers(self.low, self.high + 1, size=self.leaf_count, dtype=np.int64)]
+            leaves = rng.integers(self.low, self.high + 1, size=self.leaf_count, dtype=np.int64)
+            return [np.zeros(self.arity ** t, np.int64) for t in range(self.depth)] + [leaves]
         level = np.zeros(1, dtype=np.int64)
         levels = [level]
         for t in range(1, self.depth + 1):
@@ -171,16 +175,13 @@ class GameTree:
 
     def leaves(self) -> np.ndarray:
         """The leaf values in level order (a new array)."""
-        return self._levels()[-1]
+        return self.levels()[-1]
 
     def estimates(self, t: int) -> np.ndarray:
-        """Static estimates of the ``arity ** t`` nodes at depth ``t``: the partial sums of an
-        incremental tree (the leaves at ``t = depth``), zeros for an iid tree."""
+        """Static estimates of the ``arity ** t`` nodes at depth ``t`` (see ``levels``)."""
         if not 0 <= t <= self.depth:
             raise ValueError(f"depth {t} is not in 0..{self.depth}")
-        if self.values == "iid":
-            return self.leaves() if t == self.depth else np.zeros(self.arity ** t, np.int64)
-        return self._levels()[t]
+        return self.levels()[t]
 
     def to_json(self) -> dict[str, Any]:
         return {"family": "games", "kind": "tree", "depth": self.depth, "arity": self.arity,

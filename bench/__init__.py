@@ -13,7 +13,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bench.store import load
+
+def load(path_or_sweep: str | Path, results: str | Path = "results") -> Any:
+    """The results table of a sweep (a folder, or a name under ``results``), as a DataFrame.
+
+    Imported on first use: ``python -m bench.guard`` and the workers import ``bench`` and must
+    not pay for pandas."""
+    from bench.store import load as load_table
+
+    return load_table(path_or_sweep, results)
 
 
 def solve(instance: Any, solver: str, *, timeout: float = 60.0, mem: int = 4000,

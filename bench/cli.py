@@ -95,7 +95,8 @@ def cmd_run(args: argparse.Namespace) -> int:
                           jobs=args.jobs, resume=args.resume, overwrite=args.overwrite,
                           data_dir=args.data_dir, plugins=args.plugin,
                           params=_param_pairs(args.param), results=args.results,
-                          name=args.name, argv=["cliffbench", *sys.argv[1:]])
+                          name=args.name, argv=["cliffbench", *sys.argv[1:]],
+                          executor=args.executor, scheduler=args.scheduler)
     from bench.report import build_report, render
     from bench.store import load
 
@@ -366,6 +367,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE")
     p.add_argument("--results", default="results", help="results folder (default results/)")
     p.add_argument("--name", help="sweep name (default: the suite's)")
+    p.add_argument("--executor", choices=("local", "dask-local", "dask"), default="local",
+                   help="where runs execute: worker processes here (local), a Dask LocalCluster "
+                        "of --jobs workers (dask-local), or a Dask cluster (dask, with "
+                        "--scheduler)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="with --executor dask: the scheduler, e.g. tcp://head:8786")
     p.add_argument("--no-figures", action="store_true",
                    help="skip the figures (PNG and CSV under the sweep's figures/)")
     common(p)

@@ -1,170 +1,45 @@
-"""The runner: worker processes, a watchdog, a memory watch, and the order runs are given out.
+"""The runner: the order runs are given out, the local executor, and a run's row.
 
-Every run executes in a worker process (bench/worker.py), never in the parent. The parent:
+Every run executes in a worker process (bench/worker.py, held by a bench/slot.py Slot), never in
+the parent. The parent:
 
 - gives each idle worker the next run the scheduler releases (ladders climb rung by rung per
   solver, so a solver that fails a rung is not sent higher: those runs become ``skipped`` rows);
-- watches every busy worker: past budget + grace its process group is killed (``timeout``); past
-  the memory budget, summed over the worker's whole session, likewise (``memout``); a worker that
-  dies mid-run is a ``crash``; each is replaced;
+- watches every busy worker (the slot's watchdog: past budget + grace its process tree is killed,
+  ``timeout``; past the memory budget, summed over the tree, likewise, ``memout``; a worker that
+  dies mid-run is a ``crash``; each is replaced);
 - checks and classifies every outcome (bench/classify.py) and hands the row to ``on_row`` (the
   journal appends and fsyncs it) before it gives out more work.
+
+The Dask executor (bench/dask_executor.py) keeps the scheduler and the rows and moves the slots
+onto Dask workers.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import signal
 import socket
-import subprocess
-import sys
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from bench.classify import outcome_columns
-from bench.limits import kill_session, session_rss_mb
+from bench.limits import process_table
 from bench.schema import SUCCESS
+from bench.slot import GRACE_S, MEMORY_POLL_S, POLL_S, RunnerError, Slot
 from bench.store import now
 from bench.suite import Task
 
-GRACE_S = 1.0
-STARTUP_LIMIT_S = 600.0
-POLL_S = 0.05
-LIMITS_NOTE = ("wall: watchdog killpg at budget+{grace}s; "
-               "mem: session RSS watch + RLIMIT_AS backstop")
-
-
-class RunnerError(RuntimeError):
-    """The sweep cannot go on (a worker that cannot start at all, too many cores asked)."""
+__all__ = ["GRACE_S", "LadderScheduler", "Runner", "RunnerError", "available_cpus",
+           "base_row", "result_row", "skipped_row", "task_payload"]
 
 
 def available_cpus() -> list[int]:
     if hasattr(os, "sched_getaffinity"):
         return sorted(os.sched_getaffinity(0))
     return list(range(os.cpu_count() or 1))
-
-
-@dataclass
-class Slot:
-    """One worker process and the run it holds."""
-
-    index: int
-    cpus: list[int]
-    plugins: list[str]
-    log_dir: Path
-    proc: subprocess.Popen | None = None
-    rfd: int = -1
-    wfd: int = -1
-    buffer: bytes = b""
-    task: Task | None = None
-    phase: str = "idle"  # idle | starting | solving
-    sent_at: float = 0.0
-    started_at: float = 0.0
-    started_iso: str = ""
-    t_prepare: float | None = None
-    peak_mb: float = 0.0
-    messages: deque = field(default_factory=deque)
-
-    @property
-    def log_path(self) -> Path:
-        return self.log_dir / f"worker{self.index}.log"
-
-    def spawn(self) -> None:
-        down_r, down_w = os.pipe()
-        up_r, up_w = os.pipe()
-        cores = str(max(1, len(self.cpus)))
-        env = {**os.environ, "NUMBA_NUM_THREADS": cores, "OMP_NUM_THREADS": cores,
-               "OPENBLAS_NUM_THREADS": cores, "MKL_NUM_THREADS": cores}
-        cmd = [sys.executable, "-m", "bench.worker", "--read-fd", str(down_r),
-               "--write-fd", str(up_w), "--parent", str(os.getpid()),
-               "--cpus", ",".join(map(str, self.cpus))]
-        for plugin in self.plugins:
-            cmd += ["--plugin", plugin]
-        self.log_dir.mkdir(parents=True, exist_ok=True)
-        with open(self.log_path, "wb") as log:
-            self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                                         pass_fds=(down_r, up_w), start_new_session=True, env=env)
-        os.close(down_r)
-        os.close(up_w)
-        self.rfd, self.wfd, self.buffer = up_r, down_w, b""
-        os.set_blocking(self.rfd, False)
-
-    def send(self, message: dict[str, Any]) -> None:
-        data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
-        view = memoryview(data)
-        while view:
-            written = os.write(self.wfd, view)
-            view = view[written:]
-
-    def give(self, task: Task, payload: dict[str, Any]) -> None:
-        if self.proc is None:
-            self.spawn()
-        self.task, self.phase, self.peak_mb, self.t_prepare = task, "starting", 0.0, None
-        self.sent_at = time.monotonic()
-        self.started_iso = now()
-        try:
-            self.send({"op": "run", "task": payload})
-        except (BrokenPipeError, OSError):
-            pass  # a dead worker is noticed by the poll and the run recorded as a crash
-
-    def read(self) -> bool:
-        """Move whole lines into ``messages``; False at end of file (the worker is gone)."""
-        while True:
-            try:
-                chunk = os.read(self.rfd, 1 << 16)
-            except BlockingIOError:
-                break
-            except OSError:
-                return False
-            if not chunk:
-                return False
-            self.buffer += chunk
-        *lines, self.buffer = self.buffer.split(b"\n")
-        for line in lines:
-            if line.strip():
-                self.messages.append(json.loads(line))
-        return True
-
-    def log_tail(self, limit: int = 1500) -> str:
-        try:
-            data = self.log_path.read_bytes()[-limit:]
-        except OSError:
-            return ""
-        return data.decode("utf-8", "replace").strip()
-
-    def kill(self) -> None:
-        if self.proc is not None:
-            kill_session(self.proc.pid)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                pass
-        self.close()
-
-    def close(self) -> None:
-        for fd in (self.rfd, self.wfd):
-            if fd >= 0:
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
-        self.proc, self.rfd, self.wfd, self.buffer = None, -1, -1, b""
-        self.task, self.phase = None, "idle"
-        self.messages.clear()
-
-    def stop(self) -> None:
-        if self.proc is not None and self.phase == "idle":
-            try:
-                self.send({"op": "exit"})
-                self.proc.wait(timeout=5)
-            except (OSError, subprocess.TimeoutExpired):
-                pass
-        self.kill()
 
 
 class LadderScheduler:
@@ -274,7 +149,7 @@ def base_row(task: Task, sweep: str) -> dict[str, Any]:
         "solver": spec.name, "paradigm": spec.paradigm, "backend": spec.backend,
         "repeat": task.repeat, "seed": task.seed,
         "budget_s": task.budget_s, "budget_mb": task.mem_mb, "cores": task.cores,
-        "limits": LIMITS_NOTE.format(grace=GRACE_S), "host": socket.gethostname(),
+        "limits": None, "host": socket.gethostname(),
     }
     for key, value in {**generated.params, **ref.extra_params}.items():
         row[f"p_{key}"] = value
@@ -284,11 +159,25 @@ def base_row(task: Task, sweep: str) -> dict[str, Any]:
 
 
 def skipped_row(task: Task, sweep: str, reason: str) -> dict[str, Any]:
-    return {**base_row(task, sweep), "started_at": now(), "status": "skipped", "message": reason}
+    return {**base_row(task, sweep), "started_at": now(), "status": "skipped", "message": reason,
+            "limits": "not run"}
+
+
+def result_row(task: Task, result: dict[str, Any], sweep: str) -> dict[str, Any]:
+    """The row of a run that ended (bench/slot.py's result, from any executor): checked and
+    classified here, in the parent."""
+    row = {**base_row(task, sweep), **outcome_columns(task, result)}
+    for key in ("started_at", "limits", "host"):
+        if result.get(key) is not None:
+            row[key] = result[key]
+    return row
 
 
 class Runner:
-    """Runs tasks on ``jobs`` workers of ``cores`` cores each; see the module docstring."""
+    """The local executor: ``jobs`` workers of ``cores`` cores each, pinned to disjoint cores,
+    watched from this process; see the module docstring."""
+
+    executor = "local"
 
     def __init__(self, jobs: int = 1, cores: int = 1, plugins: list[str] | tuple[str, ...] = (),
                  log_dir: str | Path | None = None, grace_s: float = GRACE_S):
@@ -303,14 +192,14 @@ class Runner:
 
             log_dir = tempfile.mkdtemp(prefix="cliffbench-workers-")
         self.slots = [Slot(i, cpus[i * cores:(i + 1) * cores], [str(p) for p in plugins],
-                           Path(log_dir)) for i in range(jobs)]
+                           Path(log_dir), grace_s=grace_s) for i in range(jobs)]
         self.grace_s = grace_s
         self.run_ids = 0
 
     def run(self, scheduler: LadderScheduler, sweep: str,
             on_row: Callable[[dict[str, Any]], None]) -> None:
         """Until the scheduler has nothing left: give out runs, watch them, report rows."""
-        last_mem_poll = 0.0
+        last_memory = 0.0
         try:
             while True:
                 for task, reason in scheduler.take_skipped():
@@ -327,13 +216,23 @@ class Runner:
                         return
                     continue
                 self._wait(busy)
-                rows = [row for slot in busy for row in self._service(slot, sweep)]
+                ended = []
+                for slot in busy:
+                    task = slot.task
+                    result = slot.poll()
+                    if result is not None:
+                        ended.append((task, result))
                 clock = time.monotonic()
-                if clock - last_mem_poll >= 0.1:
-                    last_mem_poll = clock
-                    rows += self._watch_memory(sweep)
-                for row in rows:
-                    task = row.pop("_task")
+                if clock - last_memory >= MEMORY_POLL_S:
+                    last_memory = clock
+                    table = process_table()
+                    for slot in busy:
+                        task = slot.task
+                        result = slot.watch_memory(table)
+                        if result is not None:
+                            ended.append((task, result))
+                for task, result in ended:
+                    row = result_row(task, result, sweep)
                     on_row(row)
                     scheduler.finished(task, row)
         finally:
@@ -347,81 +246,3 @@ class Runner:
         fds = [s.rfd for s in busy if s.rfd >= 0]
         if fds:
             select.select(fds, [], [], POLL_S)
-
-    def _service(self, slot: Slot, sweep: str) -> list[dict[str, Any]]:
-        """Read a busy worker's messages and apply the watchdog; the rows of finished runs."""
-        alive = slot.read()
-        while slot.messages:
-            message = slot.messages.popleft()
-            op = message.get("op")
-            if op == "fatal":
-                raise RunnerError(f"a worker could not start: {message.get('message')}")
-            if op == "started":
-                slot.phase, slot.started_at = "solving", time.monotonic()
-                slot.t_prepare = message.get("t_prepare")
-            elif op == "result" and slot.task is not None:
-                row = self._row(slot, message, sweep)
-                slot.task, slot.phase = None, "idle"
-                return [row]
-        if slot.task is None:
-            return []
-        if not alive or (slot.proc is not None and slot.proc.poll() is not None):
-            return [self._crashed(slot, sweep)]
-        clock = time.monotonic()
-        task = slot.task
-        if slot.phase == "solving" and clock - slot.started_at > task.budget_s + self.grace_s:
-            return [self._killed(slot, sweep, "timeout",
-                                 f"killed at {clock - slot.started_at:.2f} s "
-                                 f"(budget {task.budget_s} s + grace {self.grace_s} s)")]
-        if slot.phase == "starting" and clock - slot.sent_at > STARTUP_LIMIT_S:
-            return [self._killed(slot, sweep, "timeout",
-                                 f"worker start-up and prepare() exceeded {STARTUP_LIMIT_S} s")]
-        return []
-
-    def _watch_memory(self, sweep: str) -> list[dict[str, Any]]:
-        busy = {s.proc.pid: s for s in self.slots if s.task is not None and s.proc is not None}
-        rows = []
-        for session, mb in session_rss_mb(set(busy)).items():
-            slot = busy[session]
-            slot.peak_mb = max(slot.peak_mb, mb)
-            if mb > slot.task.mem_mb:
-                rows.append(self._killed(slot, sweep, "memout",
-                                         f"killed at {mb:.0f} MB resident "
-                                         f"(budget {slot.task.mem_mb} MB)"))
-        return rows
-
-    def _elapsed(self, slot: Slot) -> float | None:
-        return time.monotonic() - slot.started_at if slot.phase == "solving" else None
-
-    def _row(self, slot: Slot, result: dict[str, Any], sweep: str) -> dict[str, Any]:
-        task = slot.task
-        row = {**base_row(task, sweep), "started_at": slot.started_iso,
-               **outcome_columns(task, result), "_task": task}
-        watched = slot.peak_mb or None
-        reported = row.get("peak_rss_mb")
-        row["peak_rss_mb"] = max(v for v in (watched, reported, 0.0) if v is not None) or None
-        return row
-
-    def _killed(self, slot: Slot, sweep: str, status: str, message: str) -> dict[str, Any]:
-        elapsed = self._elapsed(slot)
-        result = {"kind": status, "message": message, "t_wall": elapsed,
-                  "t_prepare": slot.t_prepare, "peak_rss_mb": slot.peak_mb or None}
-        row = {**base_row(slot.task, sweep), "started_at": slot.started_iso,
-               **outcome_columns(slot.task, result), "_task": slot.task}
-        slot.kill()
-        return row
-
-    def _crashed(self, slot: Slot, sweep: str) -> dict[str, Any]:
-        code = slot.proc.wait() if slot.proc is not None else None
-        if code is not None and code < 0:
-            cause = f"worker killed by {signal.Signals(-code).name}"
-        else:
-            cause = f"worker exited with code {code}"
-        tail = slot.log_tail()
-        message = cause + (f"; last output: {tail[-800:]}" if tail else "")
-        result = {"kind": "crash", "message": message, "t_wall": self._elapsed(slot),
-                  "t_prepare": slot.t_prepare, "peak_rss_mb": slot.peak_mb or None}
-        row = {**base_row(slot.task, sweep), "started_at": slot.started_iso,
-               **outcome_columns(slot.task, result), "_task": slot.task}
-        slot.kill()
-        return row

@@ -19,7 +19,8 @@ COLUMNS: dict[str, tuple[str, str]] = {
     # identity
     "sweep": ("string", "the sweep's name (its results folder)"),
     "key": ("string", "hash of (solver, params, instance, repeat, seed, budget): a run's identity"),
-    "started_at": ("string", "UTC time the run started, ISO 8601"),
+    "started_at": ("string", "UTC time the solve started (the budget's clock; the time the run "
+                             "was handed out if it never started), ISO 8601"),
     # instance
     "family": ("string", "edgematch, tiles, sudoku or games"),
     "instance_id": ("string", "content hash of the instance's canonical serialisation"),
@@ -65,8 +66,10 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "model_constraints": ("Int64", "constraints (clauses, rows, options) of the model"),
     "counters": ("string", "every counter the solver reported, as JSON"),
     "score_trace": ("string", "(seconds, score) pairs of an anytime solver, as JSON"),
-    "limits": ("string", "how the limits were enforced for this run"),
-    "host": ("string", "machine that ran it"),
+    "limits": ("string", "how the limits were enforced for this run: executor, the watchdog's "
+                         "kill point (budget + grace), the memory watch and the address-space "
+                         "backstop, the cores it was pinned to, the host"),
+    "host": ("string", "machine that ran it (a Dask worker's host with the Dask executors)"),
 }
 
 PARAM_PREFIX_INSTANCE = "p_"

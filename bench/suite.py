@@ -36,6 +36,7 @@ budgets. ``bench/suites/*.toml`` are the shipped ones; any path works too::
 from __future__ import annotations
 
 import hashlib
+import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,7 +48,7 @@ from instances.common import InstanceError, content_hash
 
 SUITES_DIR = Path(__file__).parent / "suites"
 
-SUITE_KEYS = {"name", "description", "timeout", "mem", "cores", "repeats", "seed",
+SUITE_KEYS = {"name", "description", "timeout", "mem", "cores", "repeats", "seed", "plugins",
               "abort_fraction", "early_abort", "jobs", "solver", "ladder", "instances"}
 
 
@@ -105,6 +106,7 @@ class Suite:
     seed: int = 1
     abort_fraction: float = 1.0
     jobs: int | None = None
+    plugins: list[str] = field(default_factory=list)
     raw: dict[str, Any] = field(default_factory=dict)
 
 
@@ -148,22 +150,38 @@ def shipped_suites() -> dict[str, str]:
     return out
 
 
+#: The least value of each number of a suite (a budget of 0 s or 0 cores runs nothing), and
+#: the most repeats: a typo of a few digits must not expand to a run grid that never ends.
+LEAST = {"timeout": 1e-3, "mem": 1, "cores": 1, "repeats": 1, "seed": 0, "jobs": 1,
+         "abort_fraction": 0.0}
+MAX_REPEATS = 1000
+
+
 def _number(raw: dict[str, Any], key: str, default: Any, kind: type, path: Path) -> Any:
     value = raw.get(key, default)
     if value is None:
         return None
     try:
+        if isinstance(value, bool) or not math.isfinite(float(value)):
+            raise ValueError
         value = kind(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise SuiteError(f"{path}: {key!r} must be a {kind.__name__}, got {value!r}") from None
-    if isinstance(value, (int, float)) and value < 0:
-        raise SuiteError(f"{path}: {key!r} must not be negative")
+    if value < LEAST.get(key, 0):
+        raise SuiteError(f"{path}: {key!r} must be at least {LEAST.get(key, 0)}, got {value!r}")
+    if key == "repeats" and value > MAX_REPEATS:
+        raise SuiteError(f"{path}: 'repeats' {value} is more than {MAX_REPEATS}")
     return value
 
 
 def load_suite(name_or_path: str, data_dir: str | Path | None = None) -> Suite:
     path = find_suite(name_or_path)
-    text = path.read_text()
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as exc:
+        raise SuiteError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise SuiteError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -172,14 +190,14 @@ def load_suite(name_or_path: str, data_dir: str | Path | None = None) -> Suite:
     if unknown:
         known = ", ".join(sorted(SUITE_KEYS))
         raise SuiteError(f"{path}: unknown key {unknown[0]!r} (known: {known})")
-    solvers = raw.get("solver", [])
-    if not isinstance(solvers, list) or not all(isinstance(s, dict) and "name" in s
-                                                for s in solvers):
-        raise SuiteError(f"{path}: [[solver]] tables each need a name")
+    solvers = _solver_entries(raw.get("solver", []), path)
+    entries = raw.get("ladder", [])
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise SuiteError(f"{path}: 'ladder' is a list of [[ladder]] tables")
+    specs = _specs(raw.get("instances", []), f"{path}: 'instances'")
     try:
-        ladders = [_ladder(entry, i, path, data_dir)
-                   for i, entry in enumerate(raw.get("ladder", []))]
-        loose = [ref for spec in raw.get("instances", []) for ref in resolve(spec, data_dir)]
+        ladders = [_ladder(entry, i, path, data_dir) for i, entry in enumerate(entries)]
+        loose = [ref for spec in specs for ref in resolve(spec, data_dir)]
     except InstanceError as exc:
         raise SuiteError(f"{path}: {exc}") from None
     if loose:
@@ -194,13 +212,57 @@ def load_suite(name_or_path: str, data_dir: str | Path | None = None) -> Suite:
         raise SuiteError(f"{path}: 'early_abort' must be true or false, got {early_abort!r}")
     if not early_abort:
         fraction = float("inf")  # no rung's failures ever reach it
+    plugins = _plugins(raw.get("plugins", []), path)
     return Suite(
         name=str(raw.get("name", path.stem)), description=str(raw.get("description", "")),
         path=str(path), sha256=hashlib.sha256(text.encode()).hexdigest(), solvers=solvers,
         ladders=ladders, timeout=_number(raw, "timeout", 60.0, float, path),
         mem=_number(raw, "mem", 4000, int, path), cores=_number(raw, "cores", 1, int, path),
         repeats=_number(raw, "repeats", 1, int, path), seed=_number(raw, "seed", 1, int, path),
-        abort_fraction=fraction, jobs=_number(raw, "jobs", None, int, path), raw=raw)
+        abort_fraction=fraction, jobs=_number(raw, "jobs", None, int, path), plugins=plugins,
+        raw=raw)
+
+
+def _plugins(given: Any, path: Path) -> list[str]:
+    """``plugins = ["file.py", ...]``: solver plugin files the suite needs, relative to the
+    suite file's folder (the shipped chaos suite loads bench/chaos.py this way)."""
+    if not isinstance(given, list) or not all(isinstance(p, str) for p in given):
+        raise SuiteError(f"{path}: 'plugins' is a list of plugin file paths")
+    out = []
+    for name in given:
+        plugin = (path.parent / name).resolve()
+        if not plugin.is_file():
+            raise SuiteError(f"{path}: plugin file {name!r} not found (looked for {plugin})")
+        out.append(str(plugin))
+    return out
+
+
+def _solver_entries(given: Any, path: Path) -> list[dict[str, Any]]:
+    """The [[solver]] tables: each a name (a string), maybe a label and a params table."""
+    if not isinstance(given, list) or not all(isinstance(s, dict) for s in given):
+        raise SuiteError(f"{path}: 'solver' is a list of [[solver]] tables")
+    for i, entry in enumerate(given, 1):
+        where = f"{path}: [[solver]] {i}"
+        if not isinstance(entry.get("name"), str) or not entry["name"]:
+            raise SuiteError(f"{where}: needs a name (a string)")
+        if not isinstance(entry.get("params", {}), dict):
+            raise SuiteError(f"{where} ({entry['name']}): 'params' is a table")
+        if not isinstance(entry.get("label", ""), str):
+            raise SuiteError(f"{where} ({entry['name']}): 'label' is a string")
+    return given
+
+
+def _specs(given: Any, where: str) -> list[str]:
+    """A list of instance specs (strings)."""
+    if not isinstance(given, list) or not all(isinstance(x, str) for x in given):
+        raise SuiteError(f"{where} is a list of instance specs (strings)")
+    return given
+
+
+def _scalars(given: Any, where: str) -> None:
+    """Values that go into a generator spec: numbers, strings or booleans."""
+    if not all(isinstance(v, (str, int, float)) for v in given):
+        raise SuiteError(f"{where} holds numbers, strings or booleans only")
 
 
 def _ladder(entry: dict[str, Any], i: int, path: Path, data_dir: str | Path | None) -> Ladder:
@@ -213,7 +275,16 @@ def _ladder(entry: dict[str, Any], i: int, path: Path, data_dir: str | Path | No
             raise SuiteError(f"{path}: {where}: a generator ladder needs 'vary' and 'values'")
         if vary == "seed":
             raise SuiteError(f"{path}: {where}: seeds are not a rung: list them in 'seeds'")
+        if not isinstance(gen, str) or not isinstance(vary, str):
+            raise SuiteError(f"{path}: {where}: 'generator' and 'vary' are strings")
+        if not isinstance(seeds, list) or not all(isinstance(x, int) and not isinstance(x, bool)
+                                                  and x >= 0 for x in seeds):
+            raise SuiteError(f"{path}: {where}: 'seeds' is a list of integers from 0")
+        if not isinstance(entry.get("params", {}), dict):
+            raise SuiteError(f"{path}: {where}: 'params' is a table")
         params = dict(entry.get("params", {}))
+        _scalars(values, f"{path}: {where}: 'values'")
+        _scalars(params.values(), f"{path}: {where}: 'params'")
         rungs = []
         for index, value in enumerate(values):
             refs = []
@@ -224,10 +295,13 @@ def _ladder(entry: dict[str, Any], i: int, path: Path, data_dir: str | Path | No
             rungs.append(Rung(str(value), index, refs))
     elif "rungs" in entry:
         rungs = []
+        if not isinstance(entry["rungs"], list):
+            raise SuiteError(f"{path}: {where}: 'rungs' is a list of tables")
         for index, rung in enumerate(entry["rungs"]):
-            if "instances" not in rung:
+            if not isinstance(rung, dict) or "instances" not in rung:
                 raise SuiteError(f"{path}: {where}: rung {index + 1} has no 'instances'")
-            refs = [ref for spec in rung["instances"] for ref in resolve(spec, data_dir)]
+            specs = _specs(rung["instances"], f"{path}: {where}: rung {index + 1}: 'instances'")
+            refs = [ref for spec in specs for ref in resolve(spec, data_dir)]
             rungs.append(Rung(str(rung.get("label", index)), index, refs))
     else:
         raise SuiteError(f"{path}: {where}: give either 'generator' (with vary/values) or 'rungs'")

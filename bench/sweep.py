@@ -39,9 +39,10 @@ def prepare_sweep(suite_name: str, *, solvers: list[str] | None = None,
                   timeout: float | None = None, mem: int | None = None,
                   params: dict[str, str] | None = None, data_dir: str | Path | None = None,
                   plugins: list[str] | tuple[str, ...] = ()) -> tuple[Suite, list[Task]]:
-    """Load the suite, apply the command line's overrides, and expand the run grid."""
-    registry = load_solvers(plugins)
+    """Load the suite, apply the command line's overrides, and expand the run grid. Plugins the
+    suite names (``plugins = [...]``) are loaded with those of the command line."""
     suite = load_suite(suite_name, data_dir)
+    registry = load_solvers([*plugins, *suite.plugins])
     if timeout is not None:
         suite.timeout = float(timeout)
     if mem is not None:
@@ -106,15 +107,55 @@ def run_sweep(suite_name: str, *, solvers: list[str] | None = None,
               resume: bool = False, overwrite: bool = False, data_dir: str | Path | None = None,
               plugins: list[str] | tuple[str, ...] = (), params: dict[str, str] | None = None,
               results: str | Path = "results", name: str | None = None,
-              progress: bool | None = None, argv: list[str] | None = None) -> Path:
-    """Run a suite into ``results/<name>/`` and return that folder."""
+              progress: bool | None = None, argv: list[str] | None = None,
+              executor: str = "local", scheduler: str | None = None) -> Path:
+    """Run a suite into ``results/<name>/`` and return that folder.
+
+    ``executor``: ``local`` (worker processes of this machine), ``dask-local`` (a Dask
+    LocalCluster of ``jobs`` workers: the Dask path, on one machine) or ``dask`` (the cluster
+    whose scheduler is at ``scheduler``)."""
+    if executor not in EXECUTORS:
+        raise SuiteError(f"unknown executor {executor!r} (known: {', '.join(EXECUTORS)})")
+    if (executor == "dask") != (scheduler is not None):
+        raise SuiteError("--scheduler ADDRESS goes with --executor dask, and only with it")
     suite, tasks = prepare_sweep(suite_name, solvers=solvers, timeout=timeout, mem=mem,
                                  params=params, data_dir=data_dir, plugins=plugins)
     sweep = name or suite.name
+    plugins = [*plugins, *suite.plugins]
     with sweep_lock(Path(results), sweep):
         return _run_locked(suite, tasks, sweep, Path(results) / sweep, jobs=jobs,
                            resume=resume, overwrite=overwrite, plugins=plugins, progress=progress,
-                           argv=argv)
+                           argv=argv, executor=executor, scheduler=scheduler)
+
+
+EXECUTORS = ("local", "dask-local", "dask")
+
+
+@contextlib.contextmanager
+def executor_for(executor: str, scheduler: str | None, jobs: int, cores: int,
+                 plugins: list[str] | tuple[str, ...], log_dir: Path) -> Iterator[Any]:
+    """The runner of an executor (local or Dask), with its cluster client closed at the end."""
+    if executor == "local":
+        yield Runner(jobs=jobs, cores=cores, plugins=plugins, log_dir=log_dir)
+        return
+    from bench.dask_executor import DaskRunner, connect, local_cluster, require_dask
+
+    require_dask()
+    if executor == "dask-local":
+        if jobs * cores > len(available_cpus()):
+            raise SuiteError(f"{jobs} jobs x {cores} cores is more than this machine's "
+                             f"{len(available_cpus())} cores: lower --jobs")
+        client = local_cluster(jobs)
+    else:
+        client = connect(scheduler)
+    try:
+        yield DaskRunner(client, plugins, log_dir, pin=executor == "dask-local",
+                         executor=executor)
+    finally:
+        cluster = getattr(client, "cluster", None) if executor == "dask-local" else None
+        client.close()
+        if cluster is not None:
+            cluster.close()
 
 
 @contextlib.contextmanager
@@ -147,7 +188,8 @@ def sweep_lock(results: Path, sweep: str) -> Iterator[None]:
 def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
                 jobs: int | None, resume: bool, overwrite: bool,
                 plugins: list[str] | tuple[str, ...], progress: bool | None,
-                argv: list[str] | None) -> Path:
+                argv: list[str] | None, executor: str = "local",
+                scheduler: str | None = None) -> Path:
     journal = Journal(directory / JOURNAL)
     if journal.path.exists() and not resume:
         if not overwrite:
@@ -158,7 +200,8 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
     jobs = jobs or suite.jobs or max(1, len(available_cpus()) // suite.cores)
     started = now()
     manifest = {"sweep": sweep, "command": argv or sys.argv, "suite": suite.path,
-                "suite_sha256": suite.sha256, "suite_name": suite.name, "executor": "local",
+                "suite_sha256": suite.sha256, "suite_name": suite.name, "executor": executor,
+                "scheduler": scheduler,
                 "jobs": jobs, "cores_per_run": suite.cores, "budget_s": suite.timeout,
                 "budget_mb": suite.mem, "plugins": [str(p) for p in plugins],
                 "runs_planned": len(tasks), "started_at": started, "ended_at": None,
@@ -177,9 +220,10 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
         journal.append(row)
         bar.update(row)
 
-    runner = Runner(jobs=jobs, cores=suite.cores, plugins=plugins, log_dir=directory / "workers")
     try:
-        runner.run(LadderScheduler(tasks, done, suite.abort_fraction), sweep, record)
+        with executor_for(executor, scheduler, jobs, suite.cores, plugins,
+                          directory / "workers") as runner:
+            runner.run(LadderScheduler(tasks, done, suite.abort_fraction), sweep, record)
     finally:
         bar.close()
         journal.close()

@@ -6,7 +6,9 @@ compilation, loading tables) are paid once per worker and solver. It talks over 
 JSON object per line, never over stdout/stderr (a solver may print anything there).
 
 It never checks answers: the parent does that. It dies with the parent (PR_SET_PDEATHSIG and a
-thread that watches the parent pid), taking its process group with it.
+thread that watches the parent pid), taking its process group with it. It is a child subreaper:
+a process a solver starts stays its descendant even if it leaves the session, and whatever a run
+leaves running is killed when the run ends (bench/limits.py), so nothing outlives its run.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import traceback
 from typing import Any
 
 import instances
+from bench.limits import become_subreaper, end_own_descendants
 
 MB = 1024 * 1024
 #: RLIMIT_AS is a backstop only (the runner's resident-size watch enforces the budget): address
@@ -117,11 +120,12 @@ class Worker:
         module = instances.family(spec.family)
         instance = module.Instance.from_json(task["instance"])
         limit_threads(task["cores"])
-        set_memory_backstop(task["mem_mb"])
+        as_limit_mb = set_memory_backstop(task["mem_mb"])
         reset_peak_rss()
         from bench.api import Budget
 
-        send({"op": "started", "id": task["id"], "t_prepare": t_prepare})
+        send({"op": "started", "id": task["id"], "t_prepare": t_prepare,
+              "as_limit_mb": as_limit_mb})
         cpu0 = cpu_seconds()
         start = time.monotonic()
         budget = Budget(task["budget_s"], task["mem_mb"], task["cores"], start + task["budget_s"])
@@ -138,6 +142,10 @@ class Worker:
         result["t_wall"] = time.monotonic() - start
         result["t_cpu"] = cpu_seconds() - cpu0
         result["peak_rss_mb"] = peak_rss_mb()
+        left = end_own_descendants()
+        if left:
+            note = f"the run left {left} process(es) running; killed when it ended"
+            result["message"] = f"{result['message']}; {note}" if result.get("message") else note
         return result
 
     @staticmethod
@@ -160,11 +168,13 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.worker")
     parser.add_argument("--read-fd", type=int, required=True)
     parser.add_argument("--write-fd", type=int, required=True)
-    parser.add_argument("--parent", type=int, required=True)
+    parser.add_argument("--parent", type=int, default=None,
+                        help="pid to die with (default: the parent, bench.guard)")
     parser.add_argument("--cpus", default="")
     parser.add_argument("--plugin", action="append", default=[])
     args = parser.parse_args(argv)
-    die_with_parent(args.parent)
+    die_with_parent(os.getppid() if args.parent is None else args.parent)
+    become_subreaper()
     cpus = [int(c) for c in args.cpus.split(",") if c]
     if cpus and hasattr(os, "sched_setaffinity"):
         try:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -17,7 +16,7 @@ import bench
 from bench.journal import Journal
 from bench.runner import available_cpus
 
-from helpers import FAULTY, ROOT, cliffbench
+from helpers import FAULTY, ROOT, cliffbench, pids_whose_command_has
 
 #: Two workers where the machine (or its affinity mask) gives two cores, else one.
 JOBS = min(2, len(available_cpus()))
@@ -141,16 +140,7 @@ def test_a_cut_journal_line_is_repaired_with_a_warning(tmp_path):
 
 
 def _workers_alive() -> list[int]:
-    alive = []
-    for pid in (p for p in os.listdir("/proc") if p.isdigit()):
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as fh:
-                cmd = fh.read()
-        except OSError:
-            continue
-        if b"bench.worker" in cmd and b"faulty.py" in cmd:
-            alive.append(int(pid))
-    return alive
+    return pids_whose_command_has(b"bench.worker", b"faulty.py")
 
 
 def _journal_rows(path: Path) -> int:

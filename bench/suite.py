@@ -48,6 +48,12 @@ from instances.common import InstanceError, content_hash
 
 SUITES_DIR = Path(__file__).parent / "suites"
 
+#: The keys of a [[solver]] table, of a [[ladder]] table and of one of its rungs: another key
+#: is a typo ('seed' for 'seeds') that would otherwise be ignored without a word.
+SOLVER_KEYS = {"name", "label", "params"}
+LADDER_KEYS = {"name", "generator", "params", "vary", "values", "seeds", "rungs", "solvers"}
+RUNG_KEYS = {"label", "instances"}
+
 SUITE_KEYS = {"name", "description", "timeout", "mem", "cores", "repeats", "seed", "plugins",
               "abort_fraction", "early_abort", "jobs", "solver", "ladder", "instances"}
 
@@ -230,7 +236,10 @@ def _plugins(given: Any, path: Path) -> list[str]:
         raise SuiteError(f"{path}: 'plugins' is a list of plugin file paths")
     out = []
     for name in given:
-        plugin = (path.parent / name).resolve()
+        try:
+            plugin = (path.parent / name).resolve()
+        except (OSError, ValueError) as exc:  # a NUL in the name, a symlink loop
+            raise SuiteError(f"{path}: plugin file {name!r}: {exc}") from None
         if not plugin.is_file():
             raise SuiteError(f"{path}: plugin file {name!r} not found (looked for {plugin})")
         out.append(str(plugin))
@@ -243,6 +252,7 @@ def _solver_entries(given: Any, path: Path) -> list[dict[str, Any]]:
         raise SuiteError(f"{path}: 'solver' is a list of [[solver]] tables")
     for i, entry in enumerate(given, 1):
         where = f"{path}: [[solver]] {i}"
+        _known_keys(entry, SOLVER_KEYS, where)
         if not isinstance(entry.get("name"), str) or not entry["name"]:
             raise SuiteError(f"{where}: needs a name (a string)")
         if not isinstance(entry.get("params", {}), dict):
@@ -250,6 +260,13 @@ def _solver_entries(given: Any, path: Path) -> list[dict[str, Any]]:
         if not isinstance(entry.get("label", ""), str):
             raise SuiteError(f"{where} ({entry['name']}): 'label' is a string")
     return given
+
+
+def _known_keys(table: dict[str, Any], known: set[str], where: str) -> None:
+    unknown = sorted(set(table) - known)
+    if unknown:
+        raise SuiteError(f"{where}: unknown key {unknown[0]!r} (known: "
+                         f"{', '.join(sorted(known))})")
 
 
 def _specs(given: Any, where: str) -> list[str]:
@@ -268,6 +285,7 @@ def _scalars(given: Any, where: str) -> None:
 def _ladder(entry: dict[str, Any], i: int, path: Path, data_dir: str | Path | None) -> Ladder:
     name = str(entry.get("name", f"ladder{i + 1}"))
     where = f"ladder {name!r}"
+    _known_keys(entry, LADDER_KEYS, f"{path}: {where}")
     if "generator" in entry:
         gen, vary = entry["generator"], entry.get("vary")
         values, seeds = entry.get("values"), entry.get("seeds", [1])
@@ -300,6 +318,7 @@ def _ladder(entry: dict[str, Any], i: int, path: Path, data_dir: str | Path | No
         for index, rung in enumerate(entry["rungs"]):
             if not isinstance(rung, dict) or "instances" not in rung:
                 raise SuiteError(f"{path}: {where}: rung {index + 1} has no 'instances'")
+            _known_keys(rung, RUNG_KEYS, f"{path}: {where}: rung {index + 1}")
             specs = _specs(rung["instances"], f"{path}: {where}: rung {index + 1}: 'instances'")
             refs = [ref for spec in specs for ref in resolve(spec, data_dir)]
             rungs.append(Rung(str(rung.get("label", index)), index, refs))

@@ -17,6 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from bench.api import ParamError
 from bench.journal import Journal
 from bench.registry import load_solvers
 from bench.runner import LadderScheduler, Runner, available_cpus
@@ -56,7 +57,11 @@ def prepare_sweep(suite_name: str, *, solvers: list[str] | None = None,
         raise SuiteError(f"{suite.path}: no solver to run (give [[solver]] or --solvers)")
     families = {ref.family for ladder in suite.ladders for rung in ladder.rungs
                 for ref in rung.refs}
-    configs = solver_configs(entries, registry, params, families)
+    try:
+        configs = solver_configs(entries, registry, params, families)
+    except ParamError as exc:  # a [[solver]] table's params (or --param): name the suite file
+        given = " (or --param)" if params else ""
+        raise SuiteError(f"{suite.path}{given}: {exc}") from None
     tasks, seen = [], set()
     for task in build_tasks(suite, configs):
         if task.key not in seen:

@@ -84,8 +84,12 @@ class Problem:
 
 
 def _content_lines(text: str) -> Iterator[tuple[int, str]]:
-    """(line number, line) of the lines that are neither blank nor ``|`` comments."""
-    for number, line in enumerate(text.splitlines(), start=1):
+    """(line number, line) of the lines that are neither blank nor ``|`` comments.
+
+    Lines end at line breaks only (LF, CR LF, CR): ``str.splitlines`` also splits at form feeds,
+    vertical tabs, U+2028 and others, and then the numbers would not match an editor's."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for number, line in enumerate(lines, start=1):
         stripped = line.strip()
         if stripped and not stripped.startswith("|"):
             yield number, stripped

@@ -149,8 +149,13 @@ def read_header(path: str | Path) -> tuple[Header, int]:
         header = Header(rows, cols, RULES[rule], enc.ENCODINGS[encoding], GOALS[goal],
                         tuple(tiles), param, entries, saturated, version)
         expected = header.pattern.size
+        if param != enc.check_encoding(header.encoding, param):  # 0 is no minnibble group
+            raise ValueError(f"encoding parameter {param} for {header.encoding}")
     except (IndexError, ValueError) as exc:
         raise PDBFileError(f"{path}: malformed header ({exc})") from None
+    if list(header.tiles) != sorted(set(header.tiles)):
+        raise PDBFileError(f"{path}: malformed header (tiles {list(header.tiles)} are not "
+                           "in rank order)")
     if entries != expected:
         raise PDBFileError(f"{path}: header says {entries} entries, the pattern has {expected}")
     return header, head_len

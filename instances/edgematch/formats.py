@@ -471,6 +471,8 @@ def parse_solution(text: str, instance: Instance, path: str = "<text>") -> Solut
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise InstanceError(f"bad JSON: {exc.msg}", path, exc.lineno) from None
+        except ValueError as exc:  # an integer past Python's digit limit
+            raise InstanceError(f"bad JSON: {exc}", path) from None
         except RecursionError:
             raise InstanceError("bad JSON: nested too deeply", path) from None
         return _json_solution(data, instance, path)

@@ -26,6 +26,16 @@ SUFFIXES = (".sdk", ".sudoku", ".txt")
 _DRAWING = set(" \t|-+")
 
 
+def _text_lines(text: str) -> list[str]:
+    """The lines of a text, split at line breaks only (LF, CR LF, CR).
+
+    ``str.splitlines`` also splits at form feeds, vertical tabs, U+2028 and others, and then
+    the line numbers in messages would not match what an editor shows.
+    """
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return lines[:-1] if lines and not lines[-1] else lines
+
+
 def grid_token(text: str) -> str | None:
     """The first token of a line when it is a one-line grid (right length, valid symbols)."""
     token = text.split(maxsplit=1)[0] if text.split() else ""
@@ -33,7 +43,12 @@ def grid_token(text: str) -> str | None:
     if box is None:
         return None
     size = box * box
-    return token if all(digit_of(ch, size) is not None for ch in token) else None
+    return token if all(_digit(ch, size) is not None for ch in token) else None
+
+
+def _digit(char: str, size: int) -> int | None:
+    """``digit_of`` for ASCII only: 'ı'.upper() is 'I', which is no reason to read it as 18."""
+    return digit_of(char, size) if char.isascii() else None
 
 
 def parse_line(text: str, name: str = "") -> Instance:
@@ -44,7 +59,7 @@ def parse_line(text: str, name: str = "") -> Instance:
         raise InstanceError(f"a grid line has 16, 81, 256 or 625 symbols, this one {len(token)}")
     size = box * box
     for position, char in enumerate(token, 1):
-        if digit_of(char, size) is None:
+        if _digit(char, size) is None:
             raise InstanceError(f"symbol {char!r} at position {position} is not a digit of a "
                                 f"{size}x{size} grid ({SYMBOLS[:size]}, or . / 0 for a blank)")
     return Instance(box, tuple(digit_of(ch, size) or 0 for ch in token), name)
@@ -53,13 +68,13 @@ def parse_line(text: str, name: str = "") -> Instance:
 def parse_drawn(text: str, name: str = "", path: str | None = None) -> Instance:
     """A puzzle drawn over several lines (Norvig's tolerant format)."""
     symbols: list[tuple[str, int]] = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(_text_lines(text), 1):
         if line.lstrip().startswith("#"):
             continue
         for char in line:
             if char in _DRAWING:
                 continue
-            if char.upper() not in SYMBOLS and char not in BLANKS:
+            if not (char.isascii() and (char.upper() in SYMBOLS or char in BLANKS)):
                 raise InstanceError(f"character {char!r} is neither a digit, a blank (. 0) nor "
                                     "a drawing character (space | - +)", path, number)
             symbols.append((char, number))
@@ -76,7 +91,7 @@ def parse_drawn(text: str, name: str = "", path: str | None = None) -> Instance:
 
 
 def _content(text: str) -> list[tuple[int, str]]:
-    return [(n, line) for n, line in enumerate(text.splitlines(), 1)
+    return [(n, line) for n, line in enumerate(_text_lines(text), 1)
             if line.strip() and not line.lstrip().startswith("#")]
 
 
@@ -96,10 +111,13 @@ def parse_with_solutions(text: str, path: str | None = None
     if grid_token(content[0][1]) is None:
         return [(parse_drawn(text, stem, path), None)]
     out: list[tuple[Instance, Solution | None]] = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(_text_lines(text), 1):
         words = line.split()
         if len(words) == 3 and words[:2] == ["#", "solution"] and out and out[-1][1] is None:
             try:
+                if not words[2].isascii():
+                    raise InstanceError(f"a solution grid of other than ASCII symbols: "
+                                        f"{words[2][:30]!r}")
                 out[-1] = (out[-1][0], Solution.from_line(words[2]))
             except InstanceError as exc:
                 raise InstanceError(exc.reason, path, number) from None
@@ -153,9 +171,18 @@ def read_solution(path: str | Path, instance: Instance) -> Solution:
             data = json.loads(text)
         except ValueError as exc:
             raise InstanceError(f"not valid JSON: {exc}", str(path)) from None
+        except RecursionError:
+            raise InstanceError("not valid JSON: nested too deeply", str(path)) from None
         data = data.get("solution", data) if isinstance(data, dict) else data
-        if not isinstance(data, dict) or "grid" not in data:
-            raise InstanceError("JSON without a solution grid", str(path))
-        return Solution.from_json(data, instance)
+        if not isinstance(data, dict) or not isinstance(data.get("grid"), str):
+            raise InstanceError("JSON without a solution grid (a string)", str(path))
+        if not data["grid"].isascii():
+            raise InstanceError("a solution grid of other than ASCII symbols", str(path))
+        try:
+            return Solution.from_json(data, instance)
+        except InstanceError as exc:
+            raise InstanceError(exc.reason, str(path)) from None
+        except (ValueError, TypeError, OverflowError) as exc:
+            raise InstanceError(f"not a solution: {exc}", str(path)) from None
     (grid,) = parse_text(text, str(path))[:1]
     return Solution(grid.box, grid.grid)

@@ -16,12 +16,35 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 from instances.common import Generated, InstanceError, read_text
 from instances.tiles.model import GOALS, Instance, Solution
 
 SUFFIXES = (".tiles", ".txt")
+
+# ASCII digits only (int() would take '٣', '²' or '1_000'), short enough that int() never meets
+# Python's digit limit; a board of more cells than MAX_CELLS is refused before anything is built.
+_INT = re.compile(r"[-+]?[0-9]{1,18}")
+MAX_CELLS = 1 << 16
+
+
+def _text_lines(text: str) -> list[str]:
+    """The lines of a text, split at line breaks only (LF, CR LF, CR).
+
+    ``str.splitlines`` also splits at form feeds, vertical tabs, U+2028 and others, and then
+    the line numbers in messages would not match what an editor shows.
+    """
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return lines[:-1] if lines and not lines[-1] else lines
+
+
+def _integer(word: str, what: str, path: str | None, number: int) -> int:
+    if not _INT.fullmatch(word):
+        raise InstanceError(f"{what}: {word[:30]!r} is not an integer (at most 18 digits)",
+                            path, number)
+    return int(word)
 
 
 def _square_side(count: int) -> int | None:
@@ -49,7 +72,7 @@ def parse_text(text: str, path: str | None = None) -> list[Generated]:
     goal = "blank-first"
     out: list[Generated] = []
     stem = Path(path).stem if path else "tiles"
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(_text_lines(text), 1):
         words = line.split()
         if not words:
             continue
@@ -65,9 +88,13 @@ def parse_text(text: str, path: str | None = None) -> list[Generated]:
         if words[0].startswith("#"):
             continue
         if words[0] == "size":
-            if len(words) != 3 or not all(w.isdigit() for w in words[1:]):
+            if len(words) != 3:
                 raise InstanceError("expected 'size ROWS COLS'", path, number)
-            size = (int(words[1]), int(words[2]))
+            rows, cols = (_integer(w, "size", path, number) for w in words[1:])
+            if not (2 <= rows and 2 <= cols and rows * cols <= MAX_CELLS):
+                raise InstanceError(f"size {rows} {cols}: a board is 2x2 at least and has at "
+                                    f"most {MAX_CELLS} cells", path, number)
+            size = (rows, cols)
             continue
         if words[0] == "goal":
             if len(words) != 2 or words[1] not in GOALS:
@@ -89,12 +116,12 @@ def _instance_line(words: list[str], size: tuple[int, int] | None, goal: str, na
                             "rectangle)", path, number)
     rows, cols, with_id = shape
     head, tiles = (words[:2], words[2:]) if with_id else ([], words)
-    try:
-        values = tuple(int(t) for t in tiles)
-        optimum = None if not head or head[1] in ("-", "?") else int(head[1])
-        label = f"{name.split('#')[0]}#{head[0]}" if head else name
-    except ValueError as exc:
-        raise InstanceError(f"not an integer: {exc}", path, number) from None
+    values = tuple(_integer(t, "tile", path, number) for t in tiles)
+    optimum = None if not head or head[1] in ("-", "?") else _integer(head[1], "optimum", path,
+                                                                        number)
+    if optimum is not None and optimum < 0:
+        raise InstanceError(f"optimum {optimum} is negative", path, number)
+    label = f"{name.split('#')[0]}#{head[0]}" if head else name
     try:
         instance = Instance(rows, cols, values, goal, label)
     except InstanceError as exc:
@@ -138,5 +165,7 @@ def read_solution(path: str | Path, instance: Instance) -> Solution:
             data = json.loads(text)
             return Solution.from_json(data.get("solution", data), instance)
         return Solution("".join(text.split()).upper())
-    except (ValueError, KeyError, AttributeError, InstanceError) as exc:
+    except (ValueError, KeyError, AttributeError, TypeError, InstanceError) as exc:
         raise InstanceError(f"not a solution: {exc}", str(path)) from None
+    except RecursionError:
+        raise InstanceError("not a solution: JSON nested too deeply", str(path)) from None

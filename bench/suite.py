@@ -12,6 +12,7 @@ budgets. ``bench/suites/*.toml`` are the shipped ones; any path works too::
     seed = 1              # solver seed of repeat 0 (repeat r gets seed + r)
     abort_fraction = 1.0  # a ladder stops climbing for a solver once this fraction of a rung fails
     early_abort = true    # false: every rung runs whatever failed below (a peak in mid-ladder)
+    plugins = ["my_solvers.py"]  # (optional) solver plugin files, relative to this file
 
     [[solver]]
     name = "dfs-restarts"
@@ -31,6 +32,10 @@ budgets. ``bench/suites/*.toml`` are the shipped ones; any path works too::
     rungs = [ { label = "8", instances = ["{data_dir}/edgematch/ladder_c22/ladder_n8_*.emp"] } ]
 
     instances = ["edgematch/planted:n=5,seed=1"]   # (top level) runs outside any ladder
+
+Every key and value is checked when the file loads (unknown keys in any table are refused,
+budgets are positive, ``repeats`` is at most 1000); an error names the file and the table or
+key.
 """
 
 from __future__ import annotations

@@ -7,6 +7,9 @@
     edgematch/planted:n=8..10,seed=1|2 ranges (a..b) and alternatives (a|b) expand to a grid
 
 ``{data_dir}`` in a spec is replaced by the reference-data folder, and file specs may be globs.
+A spec names at most ``MAX_SPEC_INSTANCES`` instances (a range like ``seed=1..10**12`` is refused
+before anything is built), and every value is checked by its generator: a bad spec is an
+``InstanceError`` that quotes it.
 """
 
 from __future__ import annotations
@@ -19,9 +22,18 @@ from pathlib import Path
 from typing import Any
 
 import instances
-from instances.common import Generated, InstanceError
+from instances.common import Generated, InstanceError, seed_param
 
-GENERATOR_SPEC = re.compile(r"^(?P<family>[a-z]+)/(?P<gen>[a-z0-9_-]+)(?::(?P<args>.*))?$")
+GENERATOR_SPEC = re.compile(r"(?P<family>[a-z]+)/(?P<gen>[a-z0-9_-]+)(?::(?P<args>.*))?",
+                            re.DOTALL)
+# Numbers are ASCII digits, and at most 4,000 of them (int() refuses more than 4,300).
+NUMBER = r"[0-9]{1,4000}"
+FILE_INDEX = re.compile(rf"(?P<path>.+):(?P<n>{NUMBER})(?:\.\.(?P<m>{NUMBER}))?", re.DOTALL)
+RANGE = re.compile(rf"([+-]?{NUMBER})\.\.([+-]?{NUMBER})")
+INT = re.compile(rf"[+-]?{NUMBER}")
+FLOAT = re.compile(r"[+-]?(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)(?:[eE][+-]?[0-9]+)?")
+#: The most instances one spec expands to (its ranges and alternatives multiplied).
+MAX_SPEC_INSTANCES = 100_000
 
 
 @dataclass
@@ -55,38 +67,61 @@ def default_data_dir() -> Path | None:
 
 
 def parse_value(text: str) -> Any:
-    """A spec value: int, float, bool or string, as written."""
+    """A spec value: int, float, bool or string, as written. Numbers are ASCII: Python's own
+    ``int`` would also read '٣', '１２' and '1_000'; those stay strings (and are refused by the
+    generator that expects a number)."""
     low = text.lower()
     if low in ("true", "false"):
         return low == "true"
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
+    if INT.fullmatch(text):
+        return int(text)
+    if FLOAT.fullmatch(text):
+        return float(text)  # an overflow is inf, which the generators refuse
     return text
 
 
-def expand_values(text: str) -> list[Any]:
-    """``1..5`` -> [1, 2, 3, 4, 5]; ``a|b`` -> [a, b]; anything else -> [value]."""
+def expand_values(text: str, limit: int = MAX_SPEC_INSTANCES) -> list[Any]:
+    """``1..5`` -> [1, 2, 3, 4, 5]; ``a|b`` -> [a, b]; anything else -> [value]. More than
+    ``limit`` values, or an empty range, is an InstanceError (before a list is built)."""
     out: list[Any] = []
     for part in text.split("|"):
-        m = re.fullmatch(r"(-?\d+)\.\.(-?\d+)", part.strip())
-        if m:
-            lo, hi = int(m.group(1)), int(m.group(2))
-            out.extend(range(lo, hi + 1))
-        else:
+        m = RANGE.fullmatch(part.strip())
+        if m is None:
             out.append(parse_value(part.strip()))
+        else:
+            lo, hi = int(m.group(1)), int(m.group(2))
+            if hi < lo:
+                raise InstanceError(f"the range {lo}..{hi} is empty")
+            if hi - lo + 1 > limit - len(out):
+                raise _too_many(text, limit)
+            out.extend(range(lo, hi + 1))
+        if len(out) > limit:
+            raise _too_many(text, limit)
     return out
 
 
+def _too_many(text: str, limit: int) -> InstanceError:
+    return InstanceError(f"{text!r} expands to more than {limit:,} values (a spec names at most "
+                         f"{MAX_SPEC_INSTANCES:,} instances: its ranges and alternatives "
+                         "multiply)")
+
+
 def parse_args(args: str, spec: str) -> dict[str, list[Any]]:
+    """Each key's values; their product (the instances the spec names) is at most
+    MAX_SPEC_INSTANCES."""
     params: dict[str, list[Any]] = {}
+    count = 1
     for item in filter(None, (a.strip() for a in args.split(","))):
         if "=" not in item:
             raise InstanceError(f"instance spec {spec!r}: {item!r} is not key=value")
-        key, value = item.split("=", 1)
-        params[key.strip()] = expand_values(value)
+        key, value = (part.strip() for part in item.split("=", 1))
+        if key in params:
+            raise InstanceError(f"instance spec {spec!r}: {key!r} is given twice")
+        try:
+            params[key] = expand_values(value, MAX_SPEC_INSTANCES // count)
+        except InstanceError as exc:
+            raise InstanceError(f"instance spec {spec!r}: {key}: {exc}") from None
+        count *= len(params[key])
     return params
 
 
@@ -97,8 +132,11 @@ def generate(family: str, name: str, params: dict[str, Any], spec: str) -> Insta
         raise InstanceError(f"instance spec {spec!r}: family {family!r} has no generator "
                             f"{name!r} (it has: {', '.join(module.GENERATORS)})")
     params = dict(params)
-    seed = int(params.pop("seed", 1))
-    generated = generator(params, seed)
+    try:
+        seed = seed_param(f"{family}/{name}", params.pop("seed", 1))
+        generated = generator(params, seed)
+    except InstanceError as exc:
+        raise InstanceError(f"instance spec {spec!r}: {exc}") from None
     canonical = ",".join(f"{k}={v}" for k, v in sorted({**params, "seed": seed}.items()))
     return InstanceRef(family, generated, f"{family}/{name}:{canonical}")
 
@@ -144,31 +182,41 @@ def resolve(spec: str, data_dir: str | Path | None = None) -> list[InstanceRef]:
             raise InstanceError(f"instance spec {spec!r} needs the reference data: pass "
                                 "--data-dir (../shared/data was not found)")
         spec = spec.replace("{data_dir}", str(data_dir))
-    m = GENERATOR_SPEC.match(spec)
-    if m and m.group("family") in instances.FAMILY_NAMES and not Path(spec).exists():
+    m = GENERATOR_SPEC.fullmatch(spec)
+    if m and m.group("family") in instances.FAMILY_NAMES and not _exists(spec):
         grid = parse_args(m.group("args") or "", spec)
         names = list(grid)
         combos = itertools.product(*(grid[k] for k in names))
         return [generate(m.group("family"), m.group("gen"), dict(zip(names, c, strict=True)), spec)
                 for c in combos]
     index = None
-    m_index = re.fullmatch(r"(?P<path>.+):(?P<n>\d+)(?:\.\.(?P<m>\d+))?", spec)
-    if m_index and not Path(spec).exists():
+    m_index = FILE_INDEX.fullmatch(spec)
+    if m_index and not _exists(spec):
         first = int(m_index.group("n"))
         last = int(m_index.group("m") or first)
         if last < first:
             raise InstanceError(f"instance spec {spec!r}: the range {first}..{last} is empty")
         spec, index = m_index.group("path"), range(first, last + 1)
-    paths = sorted(glob.glob(spec)) if any(ch in spec for ch in "*?[") else [spec]
-    if not paths:
-        raise InstanceError(f"instance spec {spec!r} matches no file")
-    refs: list[InstanceRef] = []
-    for p in paths:
-        path = Path(p)
-        if not path.is_file():
-            raise InstanceError(f"instance spec {spec!r}: no such file or generator")
-        refs.extend(read_refs(path, index))
-    return refs
+    if any(ch in spec for ch in "*?["):  # a glob names the files it matches, not folders
+        paths = [p for p in sorted(glob.glob(spec)) if _exists(p, Path.is_file)]
+        if not paths:
+            raise InstanceError(f"instance spec {spec!r} matches no file")
+    elif _exists(spec, Path.is_file):
+        paths = [spec]
+    else:
+        what = "is a folder, not a file" if _exists(spec, Path.is_dir) else \
+            "no such file or generator"
+        raise InstanceError(f"instance spec {spec!r}: {what}")
+    return [ref for p in paths for ref in read_refs(Path(p), index)]
+
+
+def _exists(text: str, test: Any = Path.exists) -> bool:
+    """``Path(text).exists()`` (or ``test``), False where the name cannot be a file: too long
+    for the system (OSError) or holding a NUL (ValueError)."""
+    try:
+        return bool(test(Path(text)))
+    except (OSError, ValueError):
+        return False
 
 
 def resolve_one(spec: str, data_dir: str | Path | None = None) -> InstanceRef:

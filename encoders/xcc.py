@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from instances.common import InstanceError
+from instances.common import InstanceError, text_lines
 
 # dlx2's limits (Knuth's dlx2.w: names of at most 8 characters; colours are one character).
 MAX_NAME = 8
@@ -88,8 +88,7 @@ def _content_lines(text: str) -> Iterator[tuple[int, str]]:
 
     Lines end at line breaks only (LF, CR LF, CR): ``str.splitlines`` also splits at form feeds,
     vertical tabs, U+2028 and others, and then the numbers would not match an editor's."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(text_lines(text), start=1):
         stripped = line.strip()
         if stripped and not stripped.startswith("|"):
             yield number, stripped

@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from numbers import Integral, Real
 from pathlib import Path
 from typing import Any
 
@@ -78,9 +82,122 @@ def content_hash(payload: Any, length: int = 16) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:length]
 
 
+def text_lines(text: str) -> list[str]:
+    """The lines of a text, split at line breaks only (LF, CR LF, CR).
+
+    ``str.splitlines`` also splits at form feeds, vertical tabs, U+2028 and others, and then
+    the line numbers in messages would not match what an editor shows.
+    """
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return lines[:-1] if lines and not lines[-1] else lines
+
+
 def read_text(path: str | Path) -> str:
-    """A file's text; InstanceError naming the file when it cannot be read or decoded."""
+    """A file's text, decoded as UTF-8 whatever the locale says; InstanceError naming the file
+    when it cannot be read or decoded (a NUL in the name is a ValueError of ``open``)."""
     try:
-        return Path(path).read_text()
-    except (OSError, UnicodeDecodeError) as exc:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, ValueError) as exc:
         raise InstanceError(f"cannot read: {exc}", str(path)) from None
+
+
+# --------------------------------------------------------------------------------------------
+# generator parameters
+#
+# A generator's parameters come from a spec string (already numbers, booleans or strings), a
+# suite's TOML or Python. Each one is checked for its type and for a range whose upper limit
+# keeps the generator within a few seconds and well under a gigabyte: a parameter that asks for
+# more is refused before any work is done, with the allowed range in the message.
+
+#: Seeds are non-negative (numpy's generators refuse negative ones) and fit the int64 column.
+MAX_SEED = 2**63 - 1
+
+_ASCII_INT = re.compile(r"[+-]?[0-9]{1,30}")
+_ASCII_REAL = re.compile(r"[+-]?(?:[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30})"
+                         r"(?:[eE][+-]?[0-9]{1,3})?")
+
+
+def shown(value: Any) -> str:
+    """A value as a message shows it: huge integers by their size, long texts cut short (a
+    5,000-digit integer cannot even be turned into a string by default)."""
+    if isinstance(value, Integral) and not isinstance(value, bool) \
+            and int(value).bit_length() > 64:
+        digits = int(int(value).bit_length() * math.log10(2)) + 1
+        return f"{'-' if value < 0 else ''}<an integer of about {digits} digits>"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:36] + "...'"
+
+
+def refusal(where: str, name: str, value: Any, problem: str, allowed: str,
+            why: str = "") -> InstanceError:
+    """The error for a bad parameter: ``generator: name=value problem (parameter 'name' takes
+    allowed; why)``."""
+    reason = f"; {why}" if why else ""
+    return InstanceError(f"{where}: {name}={shown(value)} {problem} (parameter {name!r} takes "
+                         f"{allowed}{reason})")
+
+
+def _check_range(where: str, name: str, value: Any, number: float, lo: float, hi: float,
+                 allowed: str, why: str) -> None:
+    if number < lo:
+        problem = "is negative" if number < 0 <= lo else "is too small"
+        raise refusal(where, name, value, problem, allowed, why)
+    if number > hi:
+        raise refusal(where, name, value, "is too large", allowed, why)
+
+
+def int_param(where: str, name: str, value: Any, lo: int, hi: int, why: str = "") -> int:
+    """An integer parameter in ``lo..hi``: an int (a bool is not one), an integral float (a
+    spec's ``4.0``) or ASCII digits; else InstanceError naming the generator (``where``), the
+    parameter and the range, and ``why`` the range is what it is."""
+    allowed = f"an integer in {lo}..{hi}"
+    if isinstance(value, Integral) and not isinstance(value, bool):
+        number = int(value)
+    elif isinstance(value, float) and value.is_integer():
+        number = int(value)
+    elif isinstance(value, str) and _ASCII_INT.fullmatch(value.strip()):
+        number = int(value)
+    else:
+        raise refusal(where, name, value, "is not an integer", allowed, why)
+    _check_range(where, name, value, number, lo, hi, allowed, why)
+    return number
+
+
+def float_param(where: str, name: str, value: Any, lo: float, hi: float, why: str = "") -> float:
+    """A real parameter in ``lo..hi``: an int or a finite float (not a bool, not NaN), or its
+    ASCII decimal text."""
+    allowed = f"a number in {lo}..{hi}"
+    number: float = math.nan
+    if isinstance(value, Integral) and not isinstance(value, bool):
+        number = int(value)  # compared as an int: float(10**400) would overflow
+    elif isinstance(value, Real) and not isinstance(value, bool):
+        number = float(value)
+    elif isinstance(value, str) and _ASCII_REAL.fullmatch(value.strip()):
+        number = float(value)
+    if isinstance(number, float) and not math.isfinite(number):
+        problem = "is not finite" if isinstance(value, float) else "is not a number"
+        raise refusal(where, name, value, problem, allowed, why)
+    _check_range(where, name, value, number, lo, hi, allowed, why)
+    return float(number)
+
+
+def bool_param(where: str, name: str, value: Any) -> bool:
+    """A yes/no parameter: a bool, or the text true/false (an int is not a bool)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    raise refusal(where, name, value, "is not true or false", "true or false")
+
+
+def choice_param(where: str, name: str, value: Any, choices: Iterable[str]) -> str:
+    """A parameter that names one of ``choices`` (exactly, as text)."""
+    options = tuple(choices)
+    if isinstance(value, str) and value in options:
+        return value
+    raise refusal(where, name, value, "is not one of them", "one of " + ", ".join(options))
+
+
+def seed_param(where: str, seed: Any) -> int:
+    """A generator's seed: an integer in 0..2**63-1."""
+    return int_param(where, "seed", seed, 0, MAX_SEED)

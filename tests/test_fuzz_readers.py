@@ -952,7 +952,7 @@ SUITE_REFUSED = [  # (the suite's text, a part of the message)
     ("[[ladder]]\nname = 'up'\nrungs = [{instances = 'x'}]\n",
      "ladder 'up': rung 1: 'instances' is a list"),
     ("name = 'x'\n\n[[solver]]\nname = = 'sat'\n", "at line 4,"),
-    ("instances = ['edgematch/planted:n=-3']\n", "'n' of edgematch/planted"),
+    ("instances = ['edgematch/planted:n=-3']\n", "edgematch/planted: n=-3 is negative"),
     ('plugins = ["a\\u0000b"]\n' + TREE, "plugin file 'a\\x00b'"),
 ]
 

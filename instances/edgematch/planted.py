@@ -32,20 +32,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from instances import Generator
-from instances.common import Generated, InstanceError
+from instances.common import Generated, InstanceError, int_param, seed_param
 from instances.edgematch.model import E, Hint, Instance, N, S, Solution, W, rotated
 
 FRAME, INNER = 0, 1
 Edges = tuple[int, int, int, int]
 
 PARAMS: dict[str, tuple[Any, str]] = {
-    "n": (8, "board side: an n x n board (rows/cols override it)"),
-    "rows": (None, "board rows (default n)"),
-    "cols": (None, "board columns (default n)"),
-    "border": (None, "frame colours, on joins along the frame (default 5, or from colors)"),
-    "inner": (None, "inner colours, on every other join (default 17, or from colors)"),
-    "colors": (None, "total colours K; alone it splits as border = max(1, round(5K/22)), "
-                     "inner = K - border (Eternity II's 5 + 17 = 22)"),
+    "n": (8, "board side 2..32: an n x n board (rows/cols override it)"),
+    "rows": (None, "board rows, 2..32 (default n)"),
+    "cols": (None, "board columns, 2..32 (default n)"),
+    "border": (None, "frame colours 1..1000, on joins along the frame (default 5, or from "
+                     "colors)"),
+    "inner": (None, "inner colours 1..1000, on every other join (default 17, or from colors)"),
+    "colors": (None, "total colours K, 2..2000; alone it splits as border = max(1, "
+                     "round(5K/22)), inner = K - border (Eternity II's 5 + 17 = 22)"),
     "hints": (0, "pinned planted pieces, 0..5, at Eternity-II-like cells"),
 }
 
@@ -70,53 +71,47 @@ def hint_cells(rows: int, cols: int) -> list[tuple[int, int]]:
 # parameters
 
 
-def _int_param(name: str, value: Any, minimum: int, maximum: int | None = None) -> int:
-    """An integer parameter (CLI strings allowed) within bounds, or an error naming it."""
-    try:
-        if isinstance(value, bool):
-            raise ValueError
-        number = int(value) if isinstance(value, (int, str)) else None
-        if number is None and isinstance(value, float) and value.is_integer():
-            number = int(value)
-        if number is None:
-            raise ValueError
-    except ValueError:
-        raise InstanceError(f"parameter {name!r} of edgematch/planted: {value!r} is not an "
-                            "integer") from None
-    if number < minimum or (maximum is not None and number > maximum):
-        bound = f"{minimum}..{maximum}" if maximum is not None else f"at least {minimum}"
-        raise InstanceError(f"parameter {name!r} of edgematch/planted: {number} is out of "
-                            f"range ({bound})")
-    return number
+WHERE = "edgematch/planted"
+#: Board sides up to 32 (four times Eternity II's 256 cells): the duplicate repair costs about
+#: joins x cells, 1.7 s on a 32 x 32 board with 2 colours (where it never succeeds).
+MAX_SIDE = 32
+#: Colours of a class: far above Eternity II's 5 + 17 and any ladder's, and well within int32.
+MAX_CLASS_COLOURS = 1000
+
+
+def _int_param(name: str, value: Any, minimum: int, maximum: int) -> int:
+    return int_param(WHERE, name, value, minimum, maximum)
 
 
 def _colour_split(params: dict[str, Any]) -> tuple[int, int]:
     """(border, inner) from border/inner/colors, each defaulted as documented in PARAMS."""
-    border = None if params.get("border") is None else _int_param("border", params["border"], 1)
-    inner = None if params.get("inner") is None else _int_param("inner", params["inner"], 1)
+    border, inner = (None if params.get(name) is None
+                     else _int_param(name, params[name], 1, MAX_CLASS_COLOURS)
+                     for name in ("border", "inner"))
     if params.get("colors") is None:
         return (5 if border is None else border), (17 if inner is None else inner)
-    total = _int_param("colors", params["colors"], 2)
+    total = _int_param("colors", params["colors"], 2, 2 * MAX_CLASS_COLOURS)
     if border is None and inner is None:
         border = max(1, round(total * 5 / 22))
         return border, total - border
     if border is not None and inner is not None:
         if border + inner != total:
-            raise InstanceError(f"parameter 'colors' of edgematch/planted: {total} is not "
-                                f"border + inner = {border} + {inner}")
+            raise InstanceError(f"{WHERE}: colors={total} is not border + inner = {border} + "
+                                f"{inner} (parameter 'colors': give two of the three)")
         return border, inner
     given, name = (inner, "inner") if border is None else (border, "border")
     rest = total - given  # type: ignore[operator]
-    if rest < 1:
-        raise InstanceError(f"parameter {name!r} of edgematch/planted: {given} leaves no "
-                            f"colour of the other class (colors {total})")
+    if not 1 <= rest <= MAX_CLASS_COLOURS:
+        raise InstanceError(f"{WHERE}: {name}={given} with colors={total} leaves {rest} "
+                            f"colours to the other class (parameter {name!r}: a class has "
+                            f"1..{MAX_CLASS_COLOURS})")
     return (rest, given) if border is None else (given, rest)  # type: ignore[return-value]
 
 
 def _shape(params: dict[str, Any]) -> tuple[int, int]:
-    n = _int_param("n", params.get("n", 8), 2)
-    rows = n if params.get("rows") is None else _int_param("rows", params["rows"], 2)
-    cols = n if params.get("cols") is None else _int_param("cols", params["cols"], 2)
+    n = _int_param("n", params.get("n", 8), 2, MAX_SIDE)
+    rows = n if params.get("rows") is None else _int_param("rows", params["rows"], 2, MAX_SIDE)
+    cols = n if params.get("cols") is None else _int_param("cols", params["cols"], 2, MAX_SIDE)
     return rows, cols
 
 
@@ -249,7 +244,7 @@ def make_planted(params: dict[str, Any], seed: int) -> Generated:
     rows, cols = _shape(params)
     border, inner = _colour_split(params)
     wanted = _int_param("hints", params.get("hints", 0), 0, 5)
-    seed = _int_param("seed", seed, 0)
+    seed = seed_param(WHERE, seed)
     rng = random.Random(seed)
     board = colour_board(rows, cols, border, inner, rng)
     order = list(range(board.ncells))

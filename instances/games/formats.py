@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from instances.common import Generated, InstanceError, read_text
+from instances.common import Generated, InstanceError, read_text, text_lines
 from instances.games.graphs import nim_graph, subtraction_graph
 from instances.games.model import (
     MAX_TREE_LEAVES,
@@ -51,16 +51,6 @@ MAX_LEAF_VALUE = 1 << 40
 MAX_KNOWN_MOVES = 100_000
 
 
-def _text_lines(text: str) -> list[str]:
-    """The lines of a text, split at line breaks only (LF, CR LF, CR).
-
-    ``str.splitlines`` also splits at form feeds, vertical tabs, U+2028 and others, and then
-    the line numbers in messages would not match what an editor shows.
-    """
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    return lines[:-1] if lines and not lines[-1] else lines
-
-
 def _ints(words: list[str], path: str | None, number: int) -> list[int]:
     bad = next((w for w in words if not _INT.fullmatch(w)), None)
     if bad is not None:
@@ -80,7 +70,7 @@ def parse_text(text: str, path: str | None = None) -> list[Generated]:
     if path is not None and str(path).endswith(".tsv"):
         return parse_known_values(text, path)
     out: list[Generated] = []
-    lines = _text_lines(text)
+    lines = text_lines(text)
     number = 0
     while number < len(lines):
         words = lines[number].split()
@@ -182,7 +172,7 @@ def _graph(words: list[str], lines: list[str], number: int, path: str | None,
 
 def parse_known_values(text: str, path: str | None = None) -> list[Generated]:
     out: list[Generated] = []
-    for number, line in enumerate(_text_lines(text), 1):
+    for number, line in enumerate(text_lines(text), 1):
         if not line.strip() or line.startswith("#"):
             continue
         fields = line.split("\t")

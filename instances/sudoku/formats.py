@@ -19,21 +19,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from instances.common import Generated, InstanceError, read_text
+from instances.common import Generated, InstanceError, read_text, text_lines
 from instances.sudoku.model import BLANKS, SYMBOLS, Instance, Solution, box_of_length, digit_of
 
 SUFFIXES = (".sdk", ".sudoku", ".txt")
 _DRAWING = set(" \t|-+")
-
-
-def _text_lines(text: str) -> list[str]:
-    """The lines of a text, split at line breaks only (LF, CR LF, CR).
-
-    ``str.splitlines`` also splits at form feeds, vertical tabs, U+2028 and others, and then
-    the line numbers in messages would not match what an editor shows.
-    """
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    return lines[:-1] if lines and not lines[-1] else lines
 
 
 def grid_token(text: str) -> str | None:
@@ -68,7 +58,7 @@ def parse_line(text: str, name: str = "") -> Instance:
 def parse_drawn(text: str, name: str = "", path: str | None = None) -> Instance:
     """A puzzle drawn over several lines (Norvig's tolerant format)."""
     symbols: list[tuple[str, int]] = []
-    for number, line in enumerate(_text_lines(text), 1):
+    for number, line in enumerate(text_lines(text), 1):
         if line.lstrip().startswith("#"):
             continue
         for char in line:
@@ -91,7 +81,7 @@ def parse_drawn(text: str, name: str = "", path: str | None = None) -> Instance:
 
 
 def _content(text: str) -> list[tuple[int, str]]:
-    return [(n, line) for n, line in enumerate(_text_lines(text), 1)
+    return [(n, line) for n, line in enumerate(text_lines(text), 1)
             if line.strip() and not line.lstrip().startswith("#")]
 
 
@@ -111,7 +101,7 @@ def parse_with_solutions(text: str, path: str | None = None
     if grid_token(content[0][1]) is None:
         return [(parse_drawn(text, stem, path), None)]
     out: list[tuple[Instance, Solution | None]] = []
-    for number, line in enumerate(_text_lines(text), 1):
+    for number, line in enumerate(text_lines(text), 1):
         words = line.split()
         if len(words) == 3 and words[:2] == ["#", "solution"] and out and out[-1][1] is None:
             try:

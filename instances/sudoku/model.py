@@ -38,7 +38,11 @@ def symbol(digit: int) -> str:
 
 
 def digit_of(char: str, size: int) -> int | None:
-    """The digit a character stands for on a board of ``size`` digits (0 for a blank)."""
+    """The digit a character stands for on a board of ``size`` digits (0 for a blank), None
+    for anything else: one ASCII character only ('ı'.upper() is 'I', and "" or "12" are no
+    symbol)."""
+    if len(char) != 1 or not char.isascii():
+        return None
     if char in BLANKS:
         return 0
     index = SYMBOLS.find(char.upper())

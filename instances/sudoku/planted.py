@@ -14,6 +14,13 @@ every machine):
    ``seed + 2 * 10**6``, ... are made until the reference solver needs at least that many
    guesses to prove the puzzle unique (``guesses``, ``attempt`` are recorded).
 
+Bounds keep one call within seconds: the uniqueness checks of a 16x16 or 25x25 grid explode
+below some clue count (16x16 grids down to 100 clues took 1.4 to 14 s, 25x25 down to 320 up to
+29 s, against 0.1 to 2.5 s at the floors ``MIN_CLUES``, measured on 20 and 10 seeds), and a
+difficulty that no attempt reaches costs every attempt (``MAX_ATTEMPTS`` per box side, at
+about 1 ms, 30 ms, 0.2 to 2 s and 0.5 to 2.5 s an attempt). A node budget in the reference
+solver would bound both more tightly than these floors.
+
 Parameters reach the results table as ``p_*`` columns, with ``clues_reached`` and ``guesses``.
 """
 
@@ -24,11 +31,16 @@ from functools import lru_cache
 from typing import Any
 
 from instances import Generator
-from instances.common import Generated, InstanceError
+from instances.common import Generated, InstanceError, int_param, seed_param
 from instances.sudoku.model import BOXES, Instance, Solution
 from instances.sudoku.reference import count_solutions
 
-MAX_ATTEMPTS = 1000
+WHERE = "sudoku/planted"
+#: The fewest clues asked for, per box side (see the module docstring for the times).
+MIN_CLUES = {2: 0, 3: 0, 4: 106, 5: 330}
+#: Attempts at a difficulty, per box side, before giving up (a few seconds each way).
+MAX_ATTEMPTS = {2: 1000, 3: 150, 4: 4, 5: 2}
+MAX_GUESSES = 100_000
 ATTEMPT_STRIDE = 10**6
 
 
@@ -86,20 +98,23 @@ def puzzle_at(box: int, seed: int, target: int) -> tuple[tuple[int, ...], int]:
 
 
 def make_planted(params: dict[str, Any], seed: int) -> Generated:
-    box, target, min_guesses = int(params["box"]), int(params["clues"]), int(params["min_guesses"])
-    if box not in BOXES:
-        raise InstanceError(f"sudoku/planted: box={box} is not one of {list(BOXES)}")
-    if not 0 <= target <= box**4:
-        raise InstanceError(f"sudoku/planted: clues={target} is outside 0..{box**4}")
-    if min_guesses < 0:
-        raise InstanceError(f"sudoku/planted: min_guesses={min_guesses} is negative")
-    for attempt in range(MAX_ATTEMPTS if min_guesses else 1):
+    box = int_param(WHERE, "box", params.get("box", 3), min(BOXES), max(BOXES))
+    size = box * box
+    floor = MIN_CLUES[box]
+    target = int_param(WHERE, "clues", params.get("clues", 30), floor, box**4,
+                       f"for box={box}" + (f": below {floor} the uniqueness checks of a "
+                                           f"{size}x{size} grid take minutes" if floor else ""))
+    min_guesses = int_param(WHERE, "min_guesses", params.get("min_guesses", 0), 0, MAX_GUESSES)
+    seed = seed_param(WHERE, seed)
+    attempts = MAX_ATTEMPTS[box] if min_guesses else 1
+    for attempt in range(attempts):
         grid, guesses = puzzle_at(box, seed + ATTEMPT_STRIDE * attempt, target)
         if guesses >= min_guesses:
             break
     else:
         raise InstanceError(f"sudoku/planted: no puzzle with clues={target} needed "
-                            f"{min_guesses} guesses in {MAX_ATTEMPTS} attempts")
+                            f"{min_guesses} guesses in {attempts} attempts (the most for "
+                            f"box={box}); ask for fewer guesses or more clues")
     solution = removal(box, seed + ATTEMPT_STRIDE * attempt).solution
     clues = sum(v != 0 for v in grid)
     name = f"planted-b{box}-c{clues}-s{seed}"
@@ -114,8 +129,10 @@ PLANTED = Generator(
     name="planted",
     params={
         "box": (3, "box side: 2 (4x4), 3 (9x9), 4 (16x16), 5 (25x25)"),
-        "clues": (30, "target clue count (the puzzle stays unique; may stop above it)"),
-        "min_guesses": (0, "difficulty: least guesses the reference solver needs"),
+        "clues": (30, "target clue count (the puzzle stays unique; may stop above it); at "
+                      "least 106 for box 4, 330 for box 5"),
+        "min_guesses": (0, "difficulty: least guesses the reference solver needs (attempts: "
+                           "1000, 150, 4, 2 for box 2..5)"),
     },
     make=make_planted,
     doc=__doc__ or "",

@@ -19,7 +19,7 @@ import math
 import re
 from pathlib import Path
 
-from instances.common import Generated, InstanceError, read_text
+from instances.common import Generated, InstanceError, read_text, text_lines
 from instances.tiles.model import GOALS, Instance, Solution
 
 SUFFIXES = (".tiles", ".txt")
@@ -28,16 +28,6 @@ SUFFIXES = (".tiles", ".txt")
 # Python's digit limit; a board of more cells than MAX_CELLS is refused before anything is built.
 _INT = re.compile(r"[-+]?[0-9]{1,18}")
 MAX_CELLS = 1 << 16
-
-
-def _text_lines(text: str) -> list[str]:
-    """The lines of a text, split at line breaks only (LF, CR LF, CR).
-
-    ``str.splitlines`` also splits at form feeds, vertical tabs, U+2028 and others, and then
-    the line numbers in messages would not match what an editor shows.
-    """
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    return lines[:-1] if lines and not lines[-1] else lines
 
 
 def _integer(word: str, what: str, path: str | None, number: int) -> int:
@@ -72,7 +62,7 @@ def parse_text(text: str, path: str | None = None) -> list[Generated]:
     goal = "blank-first"
     out: list[Generated] = []
     stem = Path(path).stem if path else "tiles"
-    for number, line in enumerate(_text_lines(text), 1):
+    for number, line in enumerate(text_lines(text), 1):
         words = line.split()
         if not words:
             continue

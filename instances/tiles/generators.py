@@ -17,7 +17,7 @@ import random
 from typing import Any
 
 from instances import Generator
-from instances.common import Generated, InstanceError
+from instances.common import Generated, choice_param, int_param, seed_param
 from instances.tiles.model import GOALS, Instance, Solution, goal_state, solvable
 
 BACK = {"U": "D", "D": "U", "L": "R", "R": "L"}
@@ -38,34 +38,46 @@ def neighbours(cell: int, rows: int, cols: int) -> list[tuple[int, str]]:
     return out
 
 
+WHERE = "tiles/{}"
+#: Board sides up to 32 (1,023 tiles; the 24-puzzle is 5 x 5).
+MAX_SIDE = 32
+#: Walk length: a step costs about a microsecond (the 24-puzzle ladders walk 100).
+MAX_STEPS = 1_000_000
+
+
 def _board(params: dict[str, Any], name: str) -> tuple[int, int, str]:
-    rows, cols, goal = int(params["rows"]), int(params["cols"]), str(params["goal"])
-    if rows < 2 or cols < 2:
-        raise InstanceError(f"tiles/{name}: a {rows}x{cols} board is too small (2x2 at least)")
-    if goal not in GOALS:
-        raise InstanceError(f"tiles/{name}: goal={goal!r} is not one of {list(GOALS)}")
-    return rows, cols, goal
+    where = WHERE.format(name)
+    rows = int_param(where, "rows", params["rows"], 2, MAX_SIDE)
+    cols = int_param(where, "cols", params["cols"], 2, MAX_SIDE)
+    return rows, cols, choice_param(where, "goal", params["goal"], GOALS)
+
+
+def scramble_walk(rows: int, cols: int, goal: str, steps: int,
+                  rng: random.Random) -> tuple[tuple[int, ...], str]:
+    """The notebook's walk: the state after ``steps`` moves and the moves, as U/D/L/R.
+
+    The notebook drops a neighbour whose state equals the previous one; after a single move
+    that is exactly the neighbour the blank came from, so each step costs O(1), not a copy of
+    the board per neighbour (the choices, hence the walk, are the same).
+    """
+    state = list(goal_state(rows, cols, goal))
+    blank, came_from = state.index(0), -1
+    walk = []
+    for _ in range(steps):
+        options = [(cell, move) for cell, move in neighbours(blank, rows, cols)
+                   if cell != came_from]
+        target, move = rng.choice(options)
+        state[blank], state[target] = state[target], 0
+        came_from, blank = blank, target
+        walk.append(move)
+    return tuple(state), "".join(walk)
 
 
 def make_scramble(params: dict[str, Any], seed: int) -> Generated:
     rows, cols, goal = _board(params, "scramble")
-    steps = int(params["steps"])
-    if steps < 0:
-        raise InstanceError(f"tiles/scramble: steps={steps} is negative")
-    rng = random.Random(seed)
-    state, previous = goal_state(rows, cols, goal), None
-    walk = []
-    for _ in range(steps):
-        blank = state.index(0)
-        options = []
-        for target, move in neighbours(blank, rows, cols):
-            after = list(state)
-            after[blank], after[target] = after[target], 0
-            if tuple(after) != previous:
-                options.append((tuple(after), move))
-        previous = state
-        state, move = rng.choice(options)
-        walk.append(move)
+    steps = int_param(WHERE.format("scramble"), "steps", params["steps"], 0, MAX_STEPS)
+    seed = seed_param(WHERE.format("scramble"), seed)
+    state, walk = scramble_walk(rows, cols, goal, steps, random.Random(seed))
     back = "".join(BACK[m] for m in reversed(walk))
     instance = Instance(rows, cols, state, goal, f"scramble-{rows}x{cols}-{steps}-s{seed}")
     resolved = {"rows": rows, "cols": cols, "goal": goal, "steps": steps}
@@ -74,6 +86,7 @@ def make_scramble(params: dict[str, Any], seed: int) -> Generated:
 
 def make_random(params: dict[str, Any], seed: int) -> Generated:
     rows, cols, goal = _board(params, "random")
+    seed = seed_param(WHERE.format("random"), seed)
     rng = random.Random(seed)
     tiles = list(range(rows * cols))
     rng.shuffle(tiles)
@@ -84,11 +97,12 @@ def make_random(params: dict[str, Any], seed: int) -> Generated:
     return Generated(instance, None, True, {"rows": rows, "cols": cols, "goal": goal})
 
 
-_BOARD = {"rows": (4, "board rows"), "cols": (4, "board columns"),
+_BOARD = {"rows": (4, "board rows, 2..32"), "cols": (4, "board columns, 2..32"),
           "goal": ("blank-last", "blank-last (the notebook) or blank-first (Korf)")}
 
 SCRAMBLE = Generator("tiles", "scramble",
-                     {**_BOARD, "steps": (100, "random-walk length (no immediate undo)")},
+                     {**_BOARD, "steps": (100, "random-walk length, 0..10**6 (no immediate "
+                                                "undo)")},
                      make_scramble, __doc__ or "")
 RANDOM = Generator("tiles", "random",
                    {**_BOARD, "goal": ("blank-first", "blank-first (Korf) or blank-last")},

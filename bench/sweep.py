@@ -207,7 +207,8 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
     manifest = {"sweep": sweep, "command": argv or sys.argv, "suite": suite.path,
                 "suite_sha256": suite.sha256, "suite_name": suite.name, "executor": executor,
                 "scheduler": scheduler,
-                "jobs": jobs, "cores_per_run": suite.cores, "budget_s": suite.timeout,
+                "jobs": None if executor == "dask" else jobs,  # a cluster: its worker threads
+                "cores_per_run": suite.cores, "budget_s": suite.timeout,
                 "budget_mb": suite.mem, "plugins": [str(p) for p in plugins],
                 "runs_planned": len(tasks), "started_at": started, "ended_at": None,
                 **environment()}

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from instances.common import Generated, InstanceError
+from instances.common import Generated, InstanceError, seed_param
 
 FAMILY_NAMES = ("edgematch", "sudoku", "tiles", "games")
 
@@ -50,7 +50,7 @@ class Generator:
             raise InstanceError(f"generator {self.family}/{self.name} has no parameter "
                                 f"{unknown[0]!r} (it has: {', '.join(self.params)})")
         full = {name: given.get(name, default) for name, (default, _) in self.params.items()}
-        return self.make(full, int(seed))
+        return self.make(full, seed_param(f"{self.family}/{self.name}", seed))
 
 
 def family(name: str) -> ModuleType:

@@ -3,13 +3,13 @@
 A run owns its worker process and everything the worker started. Two facts make that set
 findable from ``/proc`` without cgroups (which a cluster account rarely has):
 
-- a worker runs in a session of its own (``start_new_session``), so what it spawns shares its
-  session id, and killing its process group ends them;
-- a worker is a child subreaper (``PR_SET_CHILD_SUBREAPER``), so a descendant that left the
-  session (``setsid``, a double fork) is re-parented to the worker, not to init: it stays in the
-  worker's tree of parent links while the worker lives.
+- a worker runs under its guard (bench/guard.py) in a session of its own (``start_new_session``),
+  so what it spawns shares that session id, and killing the process group ends them;
+- the worker and its guard are child subreapers (``PR_SET_CHILD_SUBREAPER``), so a descendant
+  that left the session (``setsid``, a double fork) is re-parented to them, not to init: it stays
+  in the guard's tree of parent links.
 
-So a run's processes are the worker's session plus its descendants. Their summed resident size is
+So a run's processes are the guard's session plus its descendants. Their summed resident size is
 the memory the run uses; to kill them, the tree is first frozen (SIGSTOP, repeated until no new
 member appears, so nothing forks away mid-kill), then killed (SIGKILL).
 """
@@ -123,11 +123,6 @@ def kill_tree(root: int, also: set[tuple[int, int]] = frozenset(), spare: int | 
     for pid in frozen:
         _signal(pid, signal.SIGKILL)
     return len(frozen)
-
-
-def kill_session(session: int) -> None:
-    """SIGKILL everything a worker owns (kept for callers that know only the session)."""
-    kill_tree(session)
 
 
 def become_subreaper() -> bool:

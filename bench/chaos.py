@@ -34,6 +34,7 @@ import sys
 import time
 
 from bench.api import Outcome, Param, solver
+from bench.limits import pids_with_command
 from instances.edgematch.model import Solution
 
 #: How the harness must classify each chaos solver's runs.
@@ -122,15 +123,7 @@ def chatty(instance, budget, seed, mb):
 
 def survivors() -> list[int]:
     """Pids of processes chaos-orphan started that are still alive."""
-    alive = []
-    for pid in (p for p in os.listdir("/proc") if p.isdigit()):
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as fh:
-                if ORPHAN_MARK.encode() in fh.read():
-                    alive.append(int(pid))
-        except OSError:
-            continue
-    return alive
+    return pids_with_command(ORPHAN_MARK.encode())
 
 
 def verify(folder: str) -> dict:

@@ -85,6 +85,21 @@ def resident_mb(pids: set[int]) -> float:
     return total
 
 
+def pids_with_command(*parts: bytes) -> list[int]:
+    """Live processes whose command line holds every one of ``parts`` (how tests and the chaos
+    verifier find processes that should be gone)."""
+    found = []
+    for pid in (p for p in os.listdir("/proc") if p.isdigit()):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                cmd = fh.read()
+        except OSError:
+            continue
+        if all(part in cmd for part in parts):
+            found.append(int(pid))
+    return found
+
+
 def session_pids(session: int) -> list[int]:
     return [p.pid for p in process_table().values() if p.session == session]
 

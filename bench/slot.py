@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.limits import kill_tree, resident_mb, run_processes
+from bench.limits import kill_tree, process_table, resident_mb, run_processes
 from bench.store import now
 
 GRACE_S = 1.0
@@ -283,8 +283,6 @@ class Slot:
 
 def run_one(slot: Slot, payload: dict[str, Any]) -> dict[str, Any]:
     """Give one run to ``slot`` and watch it to its end: the result (any kind)."""
-    from bench.limits import process_table
-
     slot.give(payload["id"], payload)
     last_memory = 0.0
     while True:

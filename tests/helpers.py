@@ -36,20 +36,6 @@ def cliffbench(*args: str, cwd: Path | None = None, timeout: float = 300,
     return proc
 
 
-def pids_whose_command_has(*parts: bytes) -> list[int]:
-    """Live processes whose command line holds every one of ``parts``."""
-    found = []
-    for pid in (p for p in os.listdir("/proc") if p.isdigit()):
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as fh:
-                cmd = fh.read()
-        except OSError:
-            continue
-        if all(part in cmd for part in parts):
-            found.append(int(pid))
-    return found
-
-
 # --- edge matching ----------------------------------------------------------------------------
 
 

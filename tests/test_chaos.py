@@ -16,9 +16,10 @@ import pytest
 import bench
 from bench.chaos import EXPECTED, survivors, verify
 from bench.journal import Journal
+from bench.limits import pids_with_command
 from bench.runner import available_cpus
 
-from helpers import ROOT, cliffbench, pids_whose_command_has
+from helpers import ROOT, cliffbench
 
 JOBS = min(2, len(available_cpus()))
 
@@ -80,7 +81,7 @@ rungs = [ {{ label = "4", instances = ["edgematch/planted:n=4,border=2,inner=4,s
 def _ours(marker: str) -> list[int]:
     """Guards and workers started for this test (their command line names its plugin file),
     and processes chaos-orphan started."""
-    return pids_whose_command_has(marker.encode(), b"bench.") + survivors()
+    return pids_with_command(marker.encode(), b"bench.") + survivors()
 
 
 def _wait_gone(marker: str, seconds: float = 10.0) -> list[int]:

@@ -14,9 +14,10 @@ import pytest
 
 import bench
 from bench.journal import Journal
+from bench.limits import pids_with_command
 from bench.runner import available_cpus
 
-from helpers import FAULTY, ROOT, cliffbench, pids_whose_command_has
+from helpers import FAULTY, ROOT, cliffbench
 
 #: Two workers where the machine (or its affinity mask) gives two cores, else one.
 JOBS = min(2, len(available_cpus()))
@@ -140,7 +141,7 @@ def test_a_cut_journal_line_is_repaired_with_a_warning(tmp_path):
 
 
 def _workers_alive() -> list[int]:
-    return pids_whose_command_has(b"bench.worker", b"faulty.py")
+    return pids_with_command(b"bench.worker", b"faulty.py")
 
 
 def _journal_rows(path: Path) -> int:

@@ -1,22 +1,79 @@
-"""The ``cliffbench`` command: list, run, report, solve, verify, gen.
+"""The ``cliffbench`` command: list, run, report, figures, show, solve, verify, gen, export, pdb.
 
 Every error a user can cause (a malformed file, an unknown solver, a bad parameter, a suite that
-does not parse) is one line on stderr naming the file, line or parameter, and exit status 2.
+does not parse, a budget that is not a positive number) is one line on stderr naming the file,
+line, option or parameter, and exit status 2, before anything runs. Only what was asked for goes
+to stdout. Each command imports what it uses, when it runs: ``--help`` and ``--version`` import
+no solver, pandas or numba.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from bench.api import ParamError
 
 EXIT_USAGE = 2
+
+
+class HelpWithDefaults(argparse.HelpFormatter):
+    """Each option's help ends with its default, where it has one worth saying (not None,
+    False or an empty list, and not when the help already says it)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        default = action.default
+        if ("default" in text or default in (None, False, [], argparse.SUPPRESS)
+                or not action.option_strings):
+            return text
+        return f"{text} (default: %(default)s)"
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (``cliffbench run: error: ...``) and defaults in the help."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpWithDefaults)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> Any:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def positive_number(kind: type) -> Any:
+    """An argparse type: a finite number above zero (a budget, a count of jobs or cores)."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+            if not math.isfinite(value) or value <= 0:
+                raise ValueError
+        except (TypeError, ValueError, OverflowError):
+            noun = "whole number" if kind is int else "number"
+            raise argparse.ArgumentTypeError(f"must be a positive {noun}, got {text!r}") from None
+        return value
+
+    parse.__name__ = f"positive {kind.__name__}"
+    return parse
+
+
+def integer(text: str) -> int:
+    """An argparse type: a whole number (a seed may be 0)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text!r}")
+    return value
 
 
 def _param_pairs(items: list[str]) -> dict[str, str]:
@@ -46,19 +103,29 @@ def _print_json(data: Any) -> None:
 
 # -- list --------------------------------------------------------------------------------------
 
+def solver_listing(plugins: list[str]) -> list[dict[str, Any]]:
+    """Every solver's metadata (``SolverSpec.to_json``), sorted by key: installed ones from the
+    solver index (no solver module imported), plugin files' from their import."""
+    from bench.api import REGISTRY
+    from bench.registry import load_plugins, solver_index
+
+    metas = {key: entry["meta"] for key, entry in solver_index().items()}
+    load_plugins(plugins)
+    metas.update({key: spec.to_json() for key, spec in REGISTRY.items()})
+    return [metas[key] for key in sorted(metas)]
+
+
 def cmd_list(args: argparse.Namespace) -> int:
     import instances
-    from bench.registry import load_solvers
     from bench.suite import shipped_suites
 
-    registry = load_solvers(args.plugin)
     families = instances.families()
     data = {
         "families": [{"name": n, "suffixes": list(m.SUFFIXES)} for n, m in families.items()],
         "generators": [{"name": f"{n}/{g.name}", "family": n, "doc": g.doc,
                         "params": {k: d for k, (d, _) in g.params.items()}}
                        for n, m in families.items() for g in m.GENERATORS.values()],
-        "solvers": [registry[s].to_json() for s in sorted(registry)],
+        "solvers": solver_listing(args.plugin),
         "suites": [{"name": k, "description": v} for k, v in shipped_suites().items()],
     }
     if args.json:
@@ -190,17 +257,23 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(out)
     else:
-        score = f"{out['score']}/{out['max_score']}" if out["score"] is not None else "-"
         t_wall = f"{out['t_wall']:.3f} s" if out["t_wall"] is not None else "-"
         print(f"status   {out['status']}  (claimed {out['claimed'] or '-'})")
         print(f"verdict  {out['verdict'] or out['message'] or '-'}")
-        print(f"score    {score}   time {t_wall}")
+        print(f"time     {t_wall}")
+        if out["max_score"] is not None and out["score"] is not None:
+            print(f"score    {score_text(out['score'], out['max_score'])}")
         if counters:
             print("counters " + ", ".join(f"{k}={v:g}" for k, v in sorted(counters.items())))
         if solution_json is not None:
             solution = module.Solution.from_json(solution_json, ref.instance)
             print(module.render(ref.instance, solution))
     return 0 if out["status"] not in ("wrong", "error", "crash") else 1
+
+
+def score_text(score: float, max_score: float) -> str:
+    """``476/480`` (scores are counts of matched joins; no ``.0``)."""
+    return f"{score:g}/{max_score:g}"
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -218,10 +291,16 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(out)
     else:
-        score = f"{verdict.score}/{verdict.max_score}" if verdict.score is not None else "-"
-        print(f"status   {status}\nverdict  {out['verdict']}\nscore    {score}")
+        print(f"status   {status}\nverdict  {out['verdict']}")
+        if verdict.max_score is not None and verdict.score is not None:
+            print(f"score    {score_text(verdict.score, verdict.max_score)}")
         print(module.render(ref.instance, solution))
-    return 0 if verdict.legal else 1
+    return verify_exit_status(verdict, args.partial)
+
+
+def verify_exit_status(verdict: Any, partial: bool) -> int:
+    """0 when the board solves the instance (or, with ``--partial``, is legal), else 1."""
+    return 0 if verdict.solved or (partial and verdict.legal) else 1
 
 
 # -- gen ----------------------------------------------------------------------------------------
@@ -263,9 +342,25 @@ def cmd_export(args: argparse.Namespace) -> int:
                          "choose one with --solver")
     spec = registry[f"{ref.family}/{able[0]}"]
     params = spec.resolve(_param_pairs(args.param))
-    spec.exports[args.to](ref.instance, Path(args.file), **params)
+    with stdout_to_stderr():  # solver libraries print banners (HiGHS) on the C level
+        spec.exports[args.to](ref.instance, Path(args.file), **params)
     print(args.file)
     return 0
+
+
+@contextlib.contextmanager
+def stdout_to_stderr() -> Iterator[None]:
+    """Send what is written to file descriptor 1 (by Python or by C code) to stderr meanwhile,
+    so that stdout holds only the output that was asked for."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
 
 
 # -- pdb ----------------------------------------------------------------------------------------
@@ -341,31 +436,47 @@ def cmd_pdb(args: argparse.Namespace) -> int:
 # -- the parser -----------------------------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cliffbench", description=__doc__.split("\n")[0])
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = Parser(prog="cliffbench", description="On the same ladder of planted instances, "
+                    "where does each solving paradigm fall off its cliff? Run `cliffbench run "
+                    "quick` for the main job, `cliffbench COMMAND --help` for each command.")
+    parser.add_argument("--version", action="version", version=f"cliffbench {version()}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                parser_class=Parser)
+    instance_help = "FILE, FILE:N or family/generator:key=value,..."
 
     def common(p: argparse.ArgumentParser, data: bool = True) -> None:
         p.add_argument("--plugin", action="append", default=[], metavar="FILE.py",
-                       help="a Python file that registers solvers (runs its code)")
+                       help="a Python file that registers solvers (runs its code); repeatable")
         if data:
-            p.add_argument("--data-dir", default=None,
-                           help="reference data folder (default ../shared/data when present)")
+            p.add_argument("--data-dir", default=None, metavar="DIR",
+                           help="reference data folder (default: $CLIFFBENCH_DATA, else "
+                                "../shared/data when present, else where `cliffbench data "
+                                "fetch` put it)")
 
-    p = sub.add_parser("list", help="families, generators, solvers and suites")
-    p.add_argument("--json", action="store_true")
+    def params(p: argparse.ArgumentParser, what: str) -> None:
+        p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                       help=f"a solver parameter ({what}); repeatable")
+
+    p = sub.add_parser("list", help="families, generators, solvers (parameters, defaults), "
+                                    "suites")
+    p.add_argument("--json", action="store_true", help="machine-readable (stable keys)")
     common(p, data=False)
     p.set_defaults(func=cmd_list)
 
     p = sub.add_parser("run", help="run a sweep (a shipped suite name or a TOML file)")
-    p.add_argument("suite")
-    p.add_argument("--solvers", help="comma-separated solver names (default: the suite's)")
-    p.add_argument("--timeout", type=float, help="wall seconds per run")
-    p.add_argument("--mem", type=int, help="MB per run")
-    p.add_argument("--jobs", type=int, help="parallel runs (default: cores / cores per run)")
+    p.add_argument("suite", help="a shipped suite (`cliffbench list`) or a suite file")
+    p.add_argument("--solvers", metavar="A,B", help="comma-separated solver names "
+                                                    "(default: the suite's)")
+    p.add_argument("--timeout", type=positive_number(float), metavar="S",
+                   help="wall seconds per run (default: the suite's)")
+    p.add_argument("--mem", type=positive_number(int), metavar="MB",
+                   help="memory per run, MB (default: the suite's)")
+    p.add_argument("--jobs", type=positive_number(int), metavar="N",
+                   help="parallel runs (default: the suite's, else cores / cores per run)")
     p.add_argument("--resume", action="store_true", help="continue a sweep: skip finished runs")
     p.add_argument("--overwrite", action="store_true", help="delete an existing sweep first")
-    p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE")
-    p.add_argument("--results", default="results", help="results folder (default results/)")
+    params(p, "for every solver of the suite that has it")
+    p.add_argument("--results", default="results", metavar="DIR", help="results folder")
     p.add_argument("--name", help="sweep name (default: the suite's)")
     p.add_argument("--executor", choices=("local", "dask-local", "dask"), default="local",
                    help="where runs execute: worker processes here (local), a Dask LocalCluster "
@@ -379,100 +490,131 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("report", help="report of a sweep (a name under results/ or a folder)")
-    p.add_argument("sweep")
-    p.add_argument("--format", choices=("markdown", "csv", "json"), default="markdown")
+    p.add_argument("sweep", help="a sweep name under --results, or a sweep folder")
+    p.add_argument("--format", choices=("markdown", "csv", "json"), default="markdown",
+                   help="output format")
     p.add_argument("--html", metavar="FILE", help="write one self-contained HTML page instead")
-    p.add_argument("--results", default="results")
+    p.add_argument("--results", default="results", metavar="DIR", help="results folder")
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("figures", help="a sweep's figures (PDF, PNG and the CSV of each)")
-    p.add_argument("sweep")
-    p.add_argument("--out", help="folder (default: the sweep's figures/)")
+    p.add_argument("sweep", help="a sweep name under --results, or a sweep folder")
+    p.add_argument("--out", metavar="DIR", help="folder (default: the sweep's figures/)")
     p.add_argument("--formats", default="pdf,png", help="comma-separated: pdf, png, svg")
-    p.add_argument("--results", default="results")
+    p.add_argument("--results", default="results", metavar="DIR", help="results folder")
     p.add_argument("--run", action="store_true",
                    help="run (or resume) the suite SWEEP first, e.g. `figures paper --run`")
-    p.add_argument("--timeout", type=float, help="with --run: wall seconds per run")
-    p.add_argument("--jobs", type=int, help="with --run: parallel runs")
+    p.add_argument("--timeout", type=positive_number(float), metavar="S",
+                   help="with --run: wall seconds per run (default: the suite's)")
+    p.add_argument("--jobs", type=positive_number(int), metavar="N",
+                   help="with --run: parallel runs (default: cores / cores per run)")
     common(p)
     p.set_defaults(func=cmd_figures)
 
     p = sub.add_parser("show", help="draw an instance, or a solution on it, as SVG or PNG")
-    p.add_argument("instance", help="FILE, FILE:N or family/generator:key=value,...")
+    p.add_argument("instance", help=instance_help)
     p.add_argument("solution", nargs="?", help="the family's solution format, or solve --json")
-    p.add_argument("--out", required=True, help="FILE.svg or FILE.png")
+    p.add_argument("--out", required=True, metavar="FILE", help="FILE.svg or FILE.png")
     common(p)
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("solve", help="one run through the runner and the checker")
-    p.add_argument("instance", help="FILE, FILE:N or family/generator:key=value,...")
-    p.add_argument("--solver", required=True)
-    p.add_argument("--timeout", type=float, default=60.0)
-    p.add_argument("--mem", type=int, default=4000)
-    p.add_argument("--cores", type=int, default=1)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("instance", help=instance_help)
+    p.add_argument("--solver", required=True, metavar="NAME",
+                   help="a solver name (`cliffbench list`), or family/name")
+    p.add_argument("--timeout", type=positive_number(float), default=60.0, metavar="S",
+                   help="wall seconds")
+    p.add_argument("--mem", type=positive_number(int), default=4000, metavar="MB",
+                   help="memory, MB")
+    p.add_argument("--cores", type=positive_number(int), default=1, metavar="N",
+                   help="cores (threads) for the solver")
+    p.add_argument("--seed", type=integer, default=1, metavar="N", help="the solver's seed")
+    params(p, "of this solver")
+    p.add_argument("--json", action="store_true", help="machine-readable (stable keys)")
     common(p)
     p.set_defaults(func=cmd_solve)
 
-    p = sub.add_parser("verify", help="check a solution file against an instance")
-    p.add_argument("instance")
+    p = sub.add_parser("verify", help="check a solution file against an instance (exit 0 only "
+                                      "when it solves it)")
+    p.add_argument("instance", help=instance_help)
     p.add_argument("solution", help="the family's solution format, or solve --json output")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--partial", action="store_true",
+                   help="exit 0 for a legal partial or mismatched board too")
+    p.add_argument("--json", action="store_true", help="machine-readable (stable keys)")
     common(p)
     p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("export", help="write a solver's model in a standard format")
-    p.add_argument("instance")
-    p.add_argument("--to", required=True, help="cnf, dlx, mps, lp, ... (see list --json)")
-    p.add_argument("file")
-    p.add_argument("--solver", help="which solver's model, when several export the format")
-    p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("instance", help=instance_help)
+    p.add_argument("--to", required=True, metavar="FORMAT",
+                   help="cnf, dlx, mps, lp, ... (`cliffbench list --json` lists each solver's)")
+    p.add_argument("file", help="the file to write")
+    p.add_argument("--solver", metavar="NAME",
+                   help="which solver's model, when several export the format")
+    params(p, "of the exporting solver")
     common(p)
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("gen", help="write generated instances as files")
     p.add_argument("spec", help="family/generator:key=value,... (a..b and a|b expand)")
-    p.add_argument("--out", required=True)
+    p.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
     p.add_argument("--no-solution", action="store_true", help="omit the planted solution")
     common(p)
     p.set_defaults(func=cmd_gen)
 
     p = sub.add_parser("pdb", help="sliding-tile pattern databases: build into the cache, info")
-    pdb_sub = p.add_subparsers(dest="pdb_command", required=True)
+    pdb_sub = p.add_subparsers(dest="pdb_command", required=True, metavar="ACTION",
+                               parser_class=Parser)
     b = pdb_sub.add_parser("build", help="build (or load, or encode) a partition's tables")
-    b.add_argument("--puzzle", default="15", help="8, 15, 24 or ROWSxCOLS (default 15)")
+    b.add_argument("--puzzle", default="15", help="8, 15, 24 or ROWSxCOLS")
     b.add_argument("--partition", required=True,
                    help="a preset (4-4-4-3, 5-5-5, 6-6-3, 7-8, 6-6-6-6, 4-4, ...) or tile "
                         "lists 1,2,3/4,5,6")
-    b.add_argument("--rule", default="minimized", help="ignored or minimized (default)")
+    b.add_argument("--rule", default="minimized", help="ignored or minimized")
     b.add_argument("--encoding", default="nibble",
-                   help="byte, nibble (default), mod3, bit, minnibble")
-    b.add_argument("--param", type=int, default=0, help="minnibble group (a power of 2)")
-    b.add_argument("--goal", default="blank-first", help="blank-first (default) or blank-last")
-    b.add_argument("--cache", help="cache directory (default $CLIFFBENCH_PDB_CACHE or "
-                                   "~/.cache/cliffbench/pdb)")
-    b.add_argument("--threads", type=int, help="numba threads (default: all)")
+                   help="byte, nibble, mod3, bit, minnibble")
+    b.add_argument("--param", type=integer, default=0, help="minnibble group (a power of 2)")
+    b.add_argument("--goal", default="blank-first", help="blank-first or blank-last")
+    b.add_argument("--cache", metavar="DIR",
+                   help="cache directory (default $CLIFFBENCH_PDB_CACHE or "
+                        "~/.cache/cliffbench/pdb)")
+    b.add_argument("--threads", type=positive_number(int), metavar="N",
+                   help="numba threads (default: all)")
     i = pdb_sub.add_parser("info", help="describe and check a table file")
-    i.add_argument("file")
+    i.add_argument("file", help="a pattern-database file")
     p.set_defaults(func=cmd_pdb)
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    from bench.registry import RegistryError
-    from bench.runner import RunnerError
-    from bench.suite import SuiteError
-    from instances.common import InstanceError
+def version() -> str:
+    """The installed distribution's version (the source tree's when run uninstalled)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
 
+    try:
+        return dist_version("cliffbench")
+    except PackageNotFoundError:
+        return "(not installed)"
+
+
+def usage_errors() -> tuple[type[BaseException], ...]:
+    """The exception types that mean bad input, from the modules this run imported (a module
+    that was never imported raised nothing): one line and exit 2, never a traceback."""
+    where = {"bench.api": "ParamError", "bench.registry": "RegistryError",
+             "bench.runner": "RunnerError", "bench.suite": "SuiteError",
+             "instances.common": "InstanceError"}
+    found: list[type[BaseException]] = [FileNotFoundError]
+    for module_name, name in where.items():
+        module = sys.modules.get(module_name)
+        if module is not None:
+            found.append(getattr(module, name))
+    return tuple(found)
+
+
+def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (InstanceError, SuiteError, ParamError, RegistryError, RunnerError,
-            FileNotFoundError) as exc:
-        print(f"cliffbench: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
     except KeyboardInterrupt:
         print("cliffbench: interrupted (finished runs are in the journal; use --resume)",
               file=sys.stderr)
@@ -480,6 +622,11 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # `cliffbench list | head`: the reader has all it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except Exception as exc:
+        if not isinstance(exc, usage_errors()):
+            raise
+        print(f"cliffbench: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":

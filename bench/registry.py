@@ -4,19 +4,33 @@ Built-in solvers are listed in the project's own ``pyproject.toml`` under that g
 are found exactly as a third-party package's are. A plugin file is imported as a module; its
 ``@solver`` declarations register as it runs (plugins run code by design: load only files you
 trust).
+
+Importing every solver module costs numba, OR-Tools, HiGHS, ... in each process, so a command
+that needs one solver imports one module. The **solver index** says which entry point declares
+which solver, with the metadata ``cliffbench list`` shows. It is a JSON file in the user's cache
+folder, named by a fingerprint of what it was built from: the entry points (name, module,
+distribution and version) and, for each top-level package or module they live in, the path,
+size and modification time of every ``.py`` file. Any edit, install or upgrade changes the
+fingerprint, so a stale index is never read: it is rebuilt by importing everything once.
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib.util
+import json
+import os
 import sys
+import tempfile
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import Any
 
 from bench.api import REGISTRY, SolverSpec, lookup, matching
+from bench.names import did_you_mean
 
 ENTRY_POINT_GROUP = "cliffbench.solvers"
+INDEX_VERSION = 1
 
 
 class RegistryError(LookupError):
@@ -25,18 +39,29 @@ class RegistryError(LookupError):
 
 _loaded_entry_points = False
 _loaded_plugins: set[str] = set()
+_loaded_modules: set[str] = set()
+
+
+def _entry_points() -> list[Any]:
+    return sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name)
+
+
+def _load_entry_point(ep: Any) -> None:
+    try:
+        ep.load()
+    except Exception as exc:  # a broken plugin must say which one it is
+        raise RegistryError(f"entry point {ep.name!r} ({ep.value}) of group "
+                            f"{ENTRY_POINT_GROUP} failed to load: {exc}") from exc
+    _loaded_modules.add(ep.value)
 
 
 def load_entry_points() -> None:
+    """Import every module of the entry-point group (each registers its solvers)."""
     global _loaded_entry_points
     if _loaded_entry_points:
         return
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        try:
-            ep.load()
-        except Exception as exc:  # a broken plugin must say which one it is
-            raise RegistryError(f"entry point {ep.name!r} ({ep.value}) of group "
-                                f"{ENTRY_POINT_GROUP} failed to load: {exc}") from exc
+    for ep in _entry_points():
+        _load_entry_point(ep)
     _loaded_entry_points = True
 
 
@@ -90,15 +115,179 @@ def _importable_name(path: Path) -> str | None:
     return name
 
 
+def load_plugins(plugins: list[str] | tuple[str, ...] = ()) -> None:
+    for plugin in plugins:
+        load_plugin(plugin)
+
+
 def load_solvers(plugins: list[str] | tuple[str, ...] = ()) -> dict[str, SolverSpec]:
     """Every solver: the installed entry points, then the plugin files."""
     load_entry_points()
-    for plugin in plugins:
-        load_plugin(plugin)
+    load_plugins(plugins)
     if not REGISTRY:
         raise RegistryError("no solver is registered: is cliffbench installed "
                             "(pip install -e .)?")
     return REGISTRY
+
+
+# -- the solver index --------------------------------------------------------------------------
+
+def _cache_folder() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "cliffbench"
+
+
+def _source_files(module: str) -> list[Path]:
+    """The ``.py`` files of the top-level package (or the single module) ``module`` is in."""
+    top = module.split(".", 1)[0]
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return []
+    if spec is None:
+        return []
+    if spec.submodule_search_locations:
+        files: list[Path] = []
+        for folder in spec.submodule_search_locations:
+            files.extend(sorted(Path(folder).rglob("*.py")))
+        return files
+    return [Path(spec.origin)] if spec.origin else []
+
+
+def _distribution_stamp(ep: Any) -> str:
+    """Where the entry point's distribution is installed and when (its metadata folder names
+    the version; reading the metadata itself would cost more than all the rest)."""
+    dist = getattr(ep, "dist", None)
+    folder = getattr(dist, "_path", None)
+    if folder is None:
+        return f"{dist.name} {dist.version}" if dist is not None else "-"
+    try:
+        return f"{folder} {Path(folder).stat().st_mtime_ns}"
+    except OSError:
+        return str(folder)
+
+
+def fingerprint() -> str:
+    """A hash of the entry points and of every source file their packages hold (see above)."""
+    h = hashlib.sha256(f"v{INDEX_VERSION} {sys.version}".encode())
+    tops: set[str] = set()
+    for ep in _entry_points():
+        h.update(f"{ep.name}={ep.value} {_distribution_stamp(ep)}\n".encode())
+        tops.add(ep.value.split(".", 1)[0])
+    for top in sorted(tops):
+        for path in _source_files(top):
+            try:
+                st = path.stat()
+            except OSError:
+                continue
+            h.update(f"{path} {st.st_size} {st.st_mtime_ns}\n".encode())
+    return h.hexdigest()[:24]
+
+
+def _build_index() -> dict[str, Any]:
+    """Import every entry point, one at a time, and note which solvers each one registered."""
+    solvers: dict[str, Any] = {}
+    for ep in _entry_points():
+        before = set(REGISTRY)
+        _load_entry_point(ep)
+        for key in sorted(set(REGISTRY) - before):
+            meta = REGISTRY[key].to_json()
+            solvers[key] = {"module": ep.value, "meta": meta}
+    global _loaded_entry_points
+    _loaded_entry_points = True
+    return {"version": INDEX_VERSION, "solvers": solvers}
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+
+
+_index: dict[str, Any] | None = None
+
+
+def solver_index() -> dict[str, dict[str, Any]]:
+    """``family/name`` -> ``{"module": entry-point module, "meta": SolverSpec.to_json()}`` for
+    every installed solver (plugin files not included), from the cache when it is current."""
+    global _index
+    if _index is not None:
+        return _index["solvers"]
+    path = _cache_folder() / f"solvers-{fingerprint()}.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("version") != INDEX_VERSION:
+            raise ValueError("old index")
+    except (OSError, ValueError):
+        data = _build_index()
+        try:
+            for old in path.parent.glob("solvers-*.json"):
+                old.unlink(missing_ok=True)
+            _write_atomically(path, json.dumps(data))
+        except OSError:  # a read-only home: the index is only a shortcut
+            pass
+    _index = data
+    return data["solvers"]
+
+
+def _import_declaring(key: str) -> None:
+    entry = solver_index().get(key)
+    if entry is None or entry["module"] in _loaded_modules:
+        return
+    for ep in _entry_points():
+        if ep.value == entry["module"]:
+            _load_entry_point(ep)
+            return
+
+
+def load_solver(key: str, plugins: list[str] | tuple[str, ...] = ()) -> SolverSpec:
+    """The solver ``family/name``, importing only the module that declares it (plugin files
+    first, then the index; everything, if the index does not know it)."""
+    load_plugins(plugins)
+    if key not in REGISTRY:
+        _import_declaring(key)
+    if key not in REGISTRY:
+        load_entry_points()
+    if key not in REGISTRY:
+        family, _, name = key.rpartition("/")
+        raise RegistryError(unknown_solver(name, family or None, plugins))
+    return REGISTRY[key]
+
+
+def keys_named(name: str, plugins: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """The ``family/name`` keys a user's name may mean, installed or from plugin files."""
+    load_plugins(plugins)
+    family, plain = name.split("/", 1) if "/" in name else (None, name)
+    keys = {*solver_index(), *REGISTRY}
+    return sorted(k for k in keys if k.split("/", 1)[1] == plain
+                  and (family is None or k.split("/", 1)[0] == family))
+
+
+def load_named(name: str, plugins: list[str] | tuple[str, ...] = ()) -> dict[str, SolverSpec]:
+    """The solvers ``name`` (``sat`` or ``sudoku/sat``) means, each module imported, as a
+    registry of just those; a RegistryError naming close names when there is none."""
+    keys = keys_named(name, plugins)
+    if not keys:
+        family = name.split("/", 1)[0] if "/" in name else None
+        raise RegistryError(unknown_solver(name.split("/")[-1], family, plugins))
+    return {key: load_solver(key, plugins) for key in keys}
+
+
+def all_names(plugins: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """Every solver name (without family), installed or from plugin files."""
+    load_plugins(plugins)
+    return sorted({k.split("/", 1)[1] for k in {*solver_index(), *REGISTRY}})
+
+
+def unknown_solver(name: str, family: str | None = None,
+                   plugins: list[str] | tuple[str, ...] = ()) -> str:
+    """The message for a solver name nothing declares: the close names, then all of them."""
+    names = all_names(plugins)
+    where = f" for {family}" if family else ""
+    return (f"unknown solver {name!r}{where}{did_you_mean(name, names)}; "
+            f"known: {', '.join(names)}")
 
 
 def known_names(solvers: dict[str, SolverSpec]) -> str:
@@ -108,9 +297,9 @@ def known_names(solvers: dict[str, SolverSpec]) -> str:
 def get_solver(name: str, plugins: list[str] | tuple[str, ...] = (),
                family: str | None = None) -> SolverSpec:
     """The solver a name means (see :func:`bench.api.lookup`), as a RegistryError if none."""
-    solvers = load_solvers(plugins)
+    load_solvers(plugins)
     if not matching(name):
-        raise RegistryError(f"unknown solver {name!r} (known: {known_names(solvers)})")
+        raise RegistryError(unknown_solver(name.split("/")[-1], family, plugins))
     try:
         return lookup(name, family)
     except KeyError as exc:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import instances
+from bench.names import did_you_mean
 from instances.common import Generated, InstanceError, seed_param
 
 GENERATOR_SPEC = re.compile(r"(?P<family>[a-z]+)/(?P<gen>[a-z0-9_-]+)(?::(?P<args>.*))?",
@@ -130,7 +131,8 @@ def generate(family: str, name: str, params: dict[str, Any], spec: str) -> Insta
     generator = module.GENERATORS.get(name)
     if generator is None:
         raise InstanceError(f"instance spec {spec!r}: family {family!r} has no generator "
-                            f"{name!r} (it has: {', '.join(module.GENERATORS)})")
+                            f"{name!r}{did_you_mean(name, list(module.GENERATORS))}; it has: "
+                            f"{', '.join(module.GENERATORS)}")
     params = dict(params)
     try:
         seed = seed_param(f"{family}/{name}", params.pop("seed", 1))

@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.api import ParamError, SolverSpec
+from bench.names import did_you_mean
 from bench.specs import InstanceRef, resolve
 from instances.common import InstanceError, content_hash
 
@@ -146,8 +147,10 @@ def find_suite(name_or_path: str) -> Path:
     shipped = SUITES_DIR / f"{name_or_path}.toml"
     if shipped.is_file():
         return shipped
-    known = ", ".join(sorted(p.stem for p in SUITES_DIR.glob("*.toml")))
-    raise SuiteError(f"no suite file or shipped suite named {name_or_path!r} (shipped: {known})")
+    shipped_names = sorted(p.stem for p in SUITES_DIR.glob("*.toml"))
+    raise SuiteError(f"no suite file or shipped suite named {name_or_path!r}"
+                     f"{did_you_mean(name_or_path, shipped_names)}; shipped: "
+                     f"{', '.join(shipped_names)}")
 
 
 def shipped_suites() -> dict[str, str]:
@@ -183,6 +186,22 @@ def _number(raw: dict[str, Any], key: str, default: Any, kind: type, path: Path)
     if key == "repeats" and value > MAX_REPEATS:
         raise SuiteError(f"{path}: 'repeats' {value} is more than {MAX_REPEATS}")
     return value
+
+
+def checked_override(option: str, value: Any, kind: type) -> Any:
+    """A number given for a run from outside a suite file (``--timeout``, ``mem=`` from Python,
+    ...): a finite ``kind`` above zero, else a SuiteError naming the option; None stays None."""
+    if value is None:
+        return None
+    try:
+        if isinstance(value, bool) or not math.isfinite(float(value)) or float(value) <= 0:
+            raise ValueError
+        if kind is int and float(value) != int(value):
+            raise ValueError
+        return kind(value)
+    except (TypeError, ValueError, OverflowError):
+        noun = "whole number" if kind is int else "number"
+        raise SuiteError(f"{option} must be a positive {noun}, got {value!r}") from None
 
 
 def load_suite(name_or_path: str, data_dir: str | Path | None = None) -> Suite:
@@ -348,8 +367,9 @@ def specs_named(name: str, registry: dict[str, SolverSpec],
                     if s.name == plain and (family is None or s.family == family)),
                    key=lambda s: s.key)
     if not found:
-        known = ", ".join(sorted({s.name for s in registry.values()}))
-        raise SuiteError(f"unknown solver {name!r} (known: {known})")
+        known = sorted({s.name for s in registry.values()})
+        raise SuiteError(f"unknown solver {name!r}{did_you_mean(plain, known)}; known: "
+                         f"{', '.join(known)}")
     if families is not None:
         kept = [s for s in found if s.family in families]
         if not kept:

@@ -156,3 +156,108 @@ def test_score_mode_reaches_the_row_with_its_trace():
     out = json.loads(proc.stdout)
     assert out["status"] == "optimal" and out["objective"] == out["max_score"] == 40
     assert out["score_trace"] and out["score_trace"][-1][1] == 40
+
+
+def test_verify_exits_zero_only_for_a_solution(tmp_path):
+    """A script can trust verify's exit status: 0 for a solution; 1 for a legal board that is
+    not one (a partial board, or a full one with mismatched joins) unless --partial; 1 for an
+    illegal board whatever the flags."""
+    out = tmp_path / "gen"
+    cliffbench("gen", SPEC, "--out", str(out), check=True)
+    (board,) = list(out.glob("*.emp"))
+    s_lines = [line.split() for line in board.read_text().splitlines() if line.startswith("s ")]
+    cells = {(int(r), int(c)): (p, rot) for _, r, c, p, rot in s_lines}
+
+    def write(name: str, placed: dict) -> str:
+        path = tmp_path / name
+        path.write_text("".join(f"s {r} {c} {p} {rot}\n" for (r, c), (p, rot) in placed.items()))
+        return str(path)
+
+    swapped = dict(cells)
+    swapped[1, 1], swapped[3, 3] = cells[3, 3], cells[1, 1]  # two inner pieces change places
+    partial = dict(list(cells.items())[:7])
+    for name, placed, rc, rc_partial in (("good", cells, 0, 0), ("swapped", swapped, 1, 0),
+                                         ("partial", partial, 1, 0)):
+        path = write(f"{name}.txt", placed)
+        plain = cliffbench("verify", str(board), path)
+        assert plain.returncode == rc, (name, plain.stdout, plain.stderr)
+        assert cliffbench("verify", str(board), path, "--partial").returncode == rc_partial
+    mismatched = json.loads(cliffbench("verify", str(board), write("s.txt", swapped),
+                                       "--json").stdout)
+    assert mismatched["status"] == "legal" and mismatched["score"] < mismatched["max_score"]
+    twice = dict(cells)
+    twice[0, 0] = cells[0, 1]  # one piece on two cells: illegal
+    assert cliffbench("verify", str(board), write("twice.txt", twice), "--partial"
+                      ).returncode == 1
+
+
+BAD_NUMBERS = [("run", "quick", "--timeout", "-1"), ("run", "quick", "--timeout", "nan"),
+               ("run", "quick", "--timeout", "inf"), ("run", "quick", "--mem", "-1"),
+               ("run", "quick", "--jobs", "0"), ("run", "quick", "--mem", "1.5"),
+               ("solve", SPEC, "--solver", "cpsat", "--timeout", "-5"),
+               ("solve", SPEC, "--solver", "cpsat", "--mem", "-1"),
+               ("solve", SPEC, "--solver", "cpsat", "--cores", "0"),
+               ("figures", "quick", "--run", "--timeout", "0")]
+
+
+def test_every_budget_a_user_types_is_checked_before_anything_runs(tmp_path):
+    """--timeout, --mem, --jobs, --cores: a finite number above zero, else one line naming
+    the option, exit 2, and nothing run (no results folder)."""
+    for args in BAD_NUMBERS:
+        proc = cliffbench(*args, "--results", str(tmp_path / "r")) if args[0] != "solve" \
+            else cliffbench(*args)
+        option = args[-2]
+        assert proc.returncode == 2, (args, proc.stdout, proc.stderr)
+        assert option in proc.stderr and args[-1] in proc.stderr, proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1 and proc.stdout == ""
+    assert not (tmp_path / "r").exists()
+
+
+def test_budgets_in_a_suite_file_are_checked(tmp_path):
+    for key, value in (("timeout", "-1"), ("timeout", "nan"), ("mem", "0"), ("jobs", "0"),
+                       ("cores", "-2"), ("repeats", "0"), ("timeout", "inf")):
+        suite = tmp_path / f"{key}.toml"
+        suite.write_text(f"name = 'x'\n{key} = {value}\n"
+                         "instances = ['edgematch/planted:n=3']\n[[solver]]\nname = 'cpsat'\n")
+        proc = cliffbench("run", str(suite), "--results", str(tmp_path / "r"))
+        assert proc.returncode == 2 and key in proc.stderr and str(suite) in proc.stderr
+    assert not (tmp_path / "r").exists()
+
+
+def test_version_and_help_on_every_option():
+    from bench.cli import build_parser
+
+    proc = cliffbench("--version", check=True)
+    assert proc.stdout.startswith("cliffbench ") and proc.stdout.split()[1][0].isdigit()
+
+    def parsers(parser):
+        yield parser
+        for action in parser._actions:
+            for sub in getattr(action, "choices", None) or {}:
+                if isinstance(action.choices, dict):
+                    yield from parsers(action.choices[sub])
+
+    for parser in parsers(build_parser()):
+        for action in parser._actions:
+            if action.option_strings and action.dest != "help":
+                assert action.help, f"{parser.prog} {action.option_strings[0]} has no help"
+    text = cliffbench("solve", "--help", check=True).stdout
+    assert "(default: 60.0)" in text and "(default: 4000)" in text
+
+
+def test_misspelt_names_get_a_suggestion():
+    proc = cliffbench("solve", SPEC, "--solver", "dfs-restart")
+    assert proc.returncode == 2 and "did you mean 'dfs-restarts'" in proc.stderr
+    proc = cliffbench("run", "quik")
+    assert proc.returncode == 2 and "did you mean 'quick'" in proc.stderr
+    proc = cliffbench("solve", "edgematch/plantd:n=4", "--solver", "cpsat")
+    assert proc.returncode == 2 and "did you mean 'planted'" in proc.stderr
+    proc = cliffbench("solve", "edgematch/planted:n=5,hints=5", "--solver", "cpsat")
+    assert proc.returncode == 2 and "hints=5 but a 5x5 board has only 2" in proc.stderr
+
+
+def test_export_writes_only_the_file_name_to_stdout(tmp_path):
+    """Solver libraries print banners (HiGHS on the C level): stdout holds the asked output."""
+    target = tmp_path / "model.mps"
+    proc = cliffbench("export", SPEC, "--to", "mps", str(target), check=True)
+    assert proc.stdout == f"{target}\n" and target.stat().st_size > 0

@@ -119,7 +119,7 @@ def test_full_but_wrong_solution_does_not_claim_feasible():
 
 
 def test_round_trip_planted_with_secret(tmp_path):
-    for params in ({"n": 5, "hints": 3}, {"rows": 3, "cols": 6, "colors": 9}):
+    for params in ({"n": 5, "hints": 2}, {"rows": 3, "cols": 6, "colors": 9}):
         got = PLANTED(params, 4)
         path = tmp_path / f"{got.instance.name}.emp"
         write_file(path, got.instance, got.secret)
@@ -528,7 +528,7 @@ def join_colours(got) -> tuple[list[int], list[int]]:
 
 
 SHAPES = [
-    {"n": 2}, {"n": 3, "hints": 5}, {"n": 4, "hints": 5, "colors": 6}, {"n": 5, "hints": 2},
+    {"n": 2}, {"n": 3, "hints": 5}, {"n": 4, "hints": "max", "colors": 6}, {"n": 5, "hints": 2},
     {"n": 8}, {"n": 8, "hints": 5}, {"n": 8, "colors": 4}, {"rows": 3, "cols": 7, "hints": 5},
     {"rows": 6, "cols": 12, "border": 2, "inner": 6}, {"n": 10, "colors": 12, "hints": 1},
     {"n": 16, "hints": 5},
@@ -554,7 +554,9 @@ def test_planted_secret_solves_and_is_balanced(params):
     assert got.params["duplicates"] == len(inst.pieces) - len(forms)
     for hint in inst.hints:
         assert got.secret.cells[hint.row * inst.cols + hint.col] == (hint.piece, hint.rot)
-    assert got.params["hints"] == len(inst.hints) <= params.get("hints", 0)
+    asked = params.get("hints", 0)
+    assert got.params["hints"] == len(inst.hints) == (len(hint_cells(inst.rows, inst.cols))
+                                                      if asked == "max" else asked)
     assert inst.name.startswith("planted_") and inst.name.endswith("_s3")
 
 
@@ -564,7 +566,17 @@ def test_planted_hint_positions():
                                                              (13, 13)]
     assert hint_cells(4, 4) == [(2, 1), (2, 2), (1, 2), (1, 1)]  # (2,1) again is skipped
     assert hint_cells(2, 2) == [(1, 0)]
-    assert len(planted(n=4, hints=5).instance.hints) == 4
+    assert len(planted(n=4, hints="max").instance.hints) == 4
+    assert len(planted(n=16, hints="max").instance.hints) == 5
+
+
+@pytest.mark.parametrize("n, hints", [(4, 5), (5, 3), (2, 2)])
+def test_planted_refuses_more_hints_than_the_board_has(n, hints):
+    """A small board has fewer than five hint cells: asking for more is an error naming the
+    parameter and what the board allows, never a quiet lower count."""
+    with pytest.raises(InstanceError, match=rf"hints={hints} but a {n}x{n} board has only "
+                                            rf"{len(hint_cells(n, n))} .*hints=max"):
+        planted(n=n, hints=hints)
 
 
 def test_planted_determinism():

@@ -147,7 +147,7 @@ def test_feasibility_model_prunes_and_score_model_keeps_mismatches():
 
 
 def test_hints_fix_their_columns():
-    instance = planted(5, hints=5)
+    instance = planted(5, hints="max")
     model = ilp.build(instance)
     fixed = {model.placements[i] for i in range(len(model.placements)) if model.col_lower[i] == 1}
     assert fixed == {(h.row * instance.cols + h.col, h.piece, h.rot) for h in instance.hints}

@@ -108,7 +108,7 @@ def test_symmetric_rotations_are_kept_once():
 
 
 def test_hints_pin_their_cell_and_remove_the_piece_elsewhere():
-    instance = planted(6, hints=5, seed=2)
+    instance = planted(6, hints="max", seed=2)
     enc = sat.encode(instance)
     for h in instance.hints:
         cell = h.row * instance.cols + h.col

@@ -140,7 +140,7 @@ def test_solves_planted_boards(n, hints, seed):
 
 
 def test_hints_are_single_options():
-    gen = planted({"n": 5, "border": 2, "inner": 4, "hints": 5}, 2)
+    gen = planted({"n": 5, "border": 2, "inner": 4, "hints": "max"}, 2)
     instance = gen.instance
     model = exc.build(instance)
     for h in instance.hints:

@@ -47,7 +47,8 @@ PARAMS: dict[str, tuple[Any, str]] = {
     "inner": (None, "inner colours 1..1000, on every other join (default 17, or from colors)"),
     "colors": (None, "total colours K, 2..2000; alone it splits as border = max(1, "
                      "round(5K/22)), inner = K - border (Eternity II's 5 + 17 = 22)"),
-    "hints": (0, "pinned planted pieces, 0..5, at Eternity-II-like cells"),
+    "hints": (0, "pinned planted pieces at Eternity-II-like cells: 0..5, or max (as many of "
+                 "the five as the board has)"),
 }
 
 
@@ -81,6 +82,20 @@ MAX_CLASS_COLOURS = 1000
 
 def _int_param(name: str, value: Any, minimum: int, maximum: int) -> int:
     return int_param(WHERE, name, value, minimum, maximum)
+
+
+def _hint_count(value: Any, rows: int, cols: int) -> int:
+    """How many hints to pin: ``max`` is every hint cell the board has; a number above that is
+    refused (a small board has fewer than five distinct hint cells), never quietly lowered."""
+    available = len(hint_cells(rows, cols))
+    if value == "max":
+        return available
+    wanted = _int_param("hints", value, 0, 5)
+    if wanted > available:
+        raise InstanceError(f"{WHERE}: hints={wanted} but a {rows}x{cols} board has only "
+                            f"{available} of Eternity II's hint cells (give hints={available} "
+                            "or hints=max)")
+    return wanted
 
 
 def _colour_split(params: dict[str, Any]) -> tuple[int, int]:
@@ -243,7 +258,7 @@ def make_planted(params: dict[str, Any], seed: int) -> Generated:
     """Build a planted board (see the module docstring); the secret is the planted solution."""
     rows, cols = _shape(params)
     border, inner = _colour_split(params)
-    wanted = _int_param("hints", params.get("hints", 0), 0, 5)
+    wanted = _hint_count(params.get("hints", 0), rows, cols)
     seed = seed_param(WHERE, seed)
     rng = random.Random(seed)
     board = colour_board(rows, cols, border, inner, rng)

@@ -45,7 +45,7 @@ def budget(seconds: float = 10.0, cores: int = 1) -> Budget:
                   deadline=time.monotonic() + seconds)
 
 
-def planted(n: int, hints: int = 0, border: int = 2, inner: int = 4, seed: int = 1,
+def planted(n: int, hints: int | str = 0, border: int = 2, inner: int = 4, seed: int = 1,
             **more) -> Instance:
     """A small planted board; few colours so that the small ones are not trivial."""
     params = {"n": n, "border": border, "inner": inner, "hints": hints, **more}

@@ -26,7 +26,7 @@ def run(instance: Instance, seed: int = 1, seconds: float = 10.0, **params):
     return SPEC.solve(instance, budget(seconds), seed=seed, **SPEC.resolve(params))
 
 
-def planted(n: int, hints: int, seed: int, border: int = 3, inner: int = 5) -> Instance:
+def planted(n: int, hints: int | str, seed: int, border: int = 3, inner: int = 5) -> Instance:
     """The family's planted n x n board (hints: up to 5, at Eternity-II-like cells)."""
     params = {"n": n, "border": border, "inner": inner, "hints": hints}
     return GENERATORS["planted"](params, seed).instance
@@ -84,7 +84,7 @@ def tree_size(instance: Instance) -> tuple[bool, int]:
     return search(0), count
 
 
-@pytest.mark.parametrize("n,hints", [(5, 0), (5, 3), (6, 0), (6, 4)])
+@pytest.mark.parametrize("n,hints", [(5, 0), (5, 2), (6, 0), (6, 4)])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_solves_small_planted_boards(n: int, hints: int, seed: int) -> None:
     instance = planted(n, hints, seed)

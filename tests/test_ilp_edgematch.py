@@ -56,8 +56,8 @@ def test_registered_with_their_declarations():
 
 
 @pytest.mark.parametrize("name", BACKENDS)
-@pytest.mark.parametrize("n,hints,border,inner", [(4, 0, 2, 4), (4, 3, 2, 4), (5, 5, 2, 4),
-                                                  (5, 0, 5, 17), (5, 5, 5, 17)])
+@pytest.mark.parametrize("n,hints,border,inner", [(4, 0, 2, 4), (4, 3, 2, 4), (5, "max", 2, 4),
+                                                  (5, 0, 5, 17), (5, "max", 5, 17)])
 def test_solves_planted_boards(name, n, hints, border, inner):
     instance = planted(n, hints, border, inner)
     out = run(name, instance)

@@ -127,7 +127,7 @@ def test_registered_with_its_declaration():
     SPEC.prepare()
 
 
-@pytest.mark.parametrize("n,hints,seed", [(4, 0, 1), (4, 5, 2), (5, 0, 1), (5, 5, 3)])
+@pytest.mark.parametrize("n,hints,seed", [(4, 0, 1), (4, "max", 2), (5, 0, 1), (5, "max", 3)])
 def test_solves_planted_boards(n, hints, seed):
     gen = planted({"n": n, "border": 5, "inner": 17, "hints": hints}, seed)
     out = run(gen.instance)

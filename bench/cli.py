@@ -1,4 +1,5 @@
-"""The ``cliffbench`` command: list, run, report, figures, show, solve, verify, gen, export, pdb.
+"""The ``cliffbench`` command: list, run, report, figures, show, solve, verify, gen, export,
+data, pdb.
 
 Every error a user can cause (a malformed file, an unknown solver, a bad parameter, a suite that
 does not parse, a budget that is not a positive number) is one line on stderr naming the file,
@@ -561,6 +562,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-solution", action="store_true", help="omit the planted solution")
     common(p)
     p.set_defaults(func=cmd_gen)
+
+    from bench.data import add_data_parser
+
+    add_data_parser(sub)
 
     p = sub.add_parser("pdb", help="sliding-tile pattern databases: build into the cache, info")
     pdb_sub = p.add_subparsers(dest="pdb_command", required=True, metavar="ACTION",

@@ -59,12 +59,24 @@ class InstanceRef:
 
 
 def default_data_dir() -> Path | None:
-    """``../shared/data`` next to the working folder or the project, when it exists."""
+    """The reference-data folder ``{data_dir}`` stands for when no ``--data-dir`` is given, the
+    first that applies: ``$CLIFFBENCH_DATA`` when set (a folder that does not exist means no
+    data: it hides the others); ``../shared/data`` beside the working folder, then beside the
+    project; the folder ``cliffbench data fetch`` fills (``bench.data.fetch_dir()``) when it
+    holds at least one file with its recorded sha256. None when none applies."""
+    import os
+
+    from bench import data
+
+    env = os.environ.get("CLIFFBENCH_DATA")
+    if env:
+        return Path(env) if Path(env).is_dir() else None
     here = Path(__file__).resolve().parents[1]
     for candidate in (Path.cwd().parent / "shared" / "data", here.parent / "shared" / "data"):
         if candidate.is_dir():
             return candidate
-    return None
+    fetched = data.fetch_dir()
+    return fetched if data.holds_verified_file(fetched) else None
 
 
 def parse_value(text: str) -> Any:
@@ -181,8 +193,10 @@ def resolve(spec: str, data_dir: str | Path | None = None) -> list[InstanceRef]:
         if data_dir is None:
             data_dir = default_data_dir()
         if data_dir is None:
-            raise InstanceError(f"instance spec {spec!r} needs the reference data: pass "
-                                "--data-dir (../shared/data was not found)")
+            from bench.data import absent_reason
+
+            raise InstanceError(f"instance spec {spec!r} needs the reference data: "
+                                f"{absent_reason()}, or pass --data-dir")
         spec = spec.replace("{data_dir}", str(data_dir))
     m = GENERATOR_SPEC.fullmatch(spec)
     if m and m.group("family") in instances.FAMILY_NAMES and not _exists(spec):

@@ -1,6 +1,9 @@
 """Where sweeps live: ``results/<sweep>/`` holds ``journal.jsonl`` (the truth, appended per run),
 ``runs.parquet`` (the journal compacted into the table of bench/schema.py) and
 ``manifest.json`` (how the sweep was made). ``load()`` is the one way in.
+
+pandas is imported by the functions that build or read tables, not with the module: the runner
+and ``cliffbench solve`` use ``now()`` and the journal, and must not pay for it.
 """
 
 from __future__ import annotations
@@ -14,12 +17,13 @@ import sys
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from bench.journal import Journal
 from bench.schema import COLUMNS, SCHEMA_VERSION
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 JOURNAL = "journal.jsonl"
 TABLE = "runs.parquet"
@@ -40,6 +44,8 @@ def sweep_dir(path_or_sweep: str | Path, results: str | Path = DEFAULT_RESULTS) 
 
 def to_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     """Rows to the typed table: schema columns first, in order, then p_* and s_* sorted."""
+    import pandas as pd
+
     frame = pd.DataFrame(rows)
     for name, (dtype, _) in COLUMNS.items():
         if name not in frame:
@@ -77,6 +83,8 @@ def load(path_or_sweep: str | Path, results: str | Path = DEFAULT_RESULTS) -> pd
     When the journal is newer than the table (a sweep still running, or killed), the table is
     compacted again first, so ``load`` always sees every finished run.
     """
+    import pandas as pd
+
     path = Path(path_or_sweep)
     if path.suffix == ".parquet" and path.is_file() and not (path.parent / JOURNAL).exists():
         return pd.read_parquet(path)

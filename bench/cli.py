@@ -165,11 +165,11 @@ def cmd_run(args: argparse.Namespace) -> int:
                           params=_param_pairs(args.param), results=args.results,
                           name=args.name, argv=["cliffbench", *sys.argv[1:]],
                           executor=args.executor, scheduler=args.scheduler)
-    from bench.report import build_report, render
+    from bench.report import terminal_summary
     from bench.store import load
 
-    table = load(directory)  # once, for the report and the figures
-    print(render(build_report(table, sweep=directory.name), "markdown"))
+    table = load(directory)  # once, for the summary and the figures
+    print(terminal_summary(table, directory.name))
     print(f"\nresults: {directory}/runs.parquet (journal.jsonl, manifest.json)")
     if args.no_figures:
         return 0

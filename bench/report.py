@@ -10,9 +10,12 @@ Public functions:
 - :func:`config_labels` -- the row key of a solver: its name, or ``name[k=v,...]`` built from the
   ``s_*`` parameters that differ between rows of that solver (so a parameter sweep of one solver
   shows as several configs, and a solver run with one parameter set keeps its plain name).
-- :func:`summarize` -- one row per (ladder, rung, config): counts per status, time statistics
-  over successes, PAR-2, throughput (successes per second of solving, the shoot-out figure),
-  the encode/solve split, median work counters, mean guesses and score.
+- :func:`summarize` -- one row per (ladder, rung, config): counts per status (``solved``
+  counts every success, ``optimal`` those of them proven optimal), time statistics over
+  successes, PAR-2, throughput (successes per second of solving, the shoot-out figure), the
+  encode/solve split, median work counters, mean guesses, and the median score where the
+  family has partial scores (``max_score`` known: edge matching's matched joins; a tile path's
+  length or a game's value is an objective, not a partial score, and leaves it NA).
 - :func:`cliffs` -- per (ladder, config): the first rung solved on less than half of its runs,
   and the last rung solved on all of them.
 - :func:`virtual_best` -- per (ladder, rung): what the per-instance fastest config achieves.
@@ -21,7 +24,14 @@ Public functions:
 - :func:`normalize` -- the frame every table (and ``bench.figures``) computes from: columns
   typed, pseudo-ladders named, configs labelled.
 - :func:`build_report` gathers all of these into a :class:`Report`; :func:`render` prints it as
-  ``markdown`` (the human summary at the end of a sweep), ``csv`` or ``json``.
+  ``markdown`` (every table in full; per family when there are several, each table with only
+  the columns that family fills), ``csv`` or ``json``.
+- :func:`overview` -- per (family, ladder) a config x rung grid of solved / optimal / failed
+  counts and per config its PAR-2 over the ladder, cliff and mean score fraction, with the
+  virtual best as one more config; what :func:`terminal_summary` (printed at the end of a
+  sweep, no line over :data:`TERMINAL_WIDTH`) and the HTML page (``bench.html``) show first.
+- :func:`summary_spec` and :func:`with_score_cell` -- which summary columns a table of some of
+  its rows should show, and how to format them (the Markdown report's and the HTML page's).
 
 Conventions:
 
@@ -42,7 +52,7 @@ CSV layout (``render(report, "csv")``): one header line, then one line per row o
 table, comma separated, NA as an empty field, no index. Columns, in this order:
 
     sweep, family, ladder, rung, rung_index, config, solver,
-    runs, solved, unknown, timeout, memout, crash, error, wrong, skipped,
+    runs, solved, optimal, unknown, timeout, memout, crash, error, wrong, skipped,
     t_median, t_max, par2, per_second, encode_mean, solve_mean, nodes_median, guesses_mean,
     conflicts_median, score_median, max_score,
     cliff_rung, cliff_rung_index, last_solved_rung, last_solved_rung_index, at_cliff
@@ -58,6 +68,7 @@ from __future__ import annotations
 
 import json
 import math
+import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,7 +88,7 @@ MARKDOWN_ROWS = 50
 
 _RUNG_KEYS = ["family", "ladder", "rung", "rung_index"]
 SUMMARY_COLUMNS: list[str] = [
-    *_RUNG_KEYS, "config", "solver", "runs", "solved", *FAILURES,
+    *_RUNG_KEYS, "config", "solver", "runs", "solved", "optimal", *FAILURES,
     "t_median", "t_max", "par2", "per_second", "encode_mean", "solve_mean", "nodes_median",
     "guesses_mean", "conflicts_median", "score_median", "max_score",
 ]
@@ -85,7 +96,7 @@ CLIFF_COLUMNS: list[str] = [
     "family", "ladder", "config", "solver", "rungs",
     "cliff_rung", "cliff_rung_index", "last_solved_rung", "last_solved_rung_index",
 ]
-VBS_COLUMNS: list[str] = [*_RUNG_KEYS, "instances", "solved", "par2"]
+VBS_COLUMNS: list[str] = [*_RUNG_KEYS, "instances", "solved", "optimal", "par2"]
 DISAGREEMENT_COLUMNS: list[str] = [
     "kind", "family", "ladder", "rung", "instance_id", "instance_name", "configs", "detail",
 ]
@@ -139,6 +150,7 @@ def normalize(df: pd.DataFrame) -> pd.DataFrame:
     out["rung_index"] = out["rung_index"].mask(pseudo)
     out["config"] = config_labels(out)
     out["_ok"] = out["status"].isin(list(SUCCESS)).astype(bool)
+    out["_optimal"] = out["status"].eq("optimal").fillna(False).astype(bool)
     return out
 
 
@@ -238,12 +250,14 @@ def _summarize(data: pd.DataFrame) -> pd.DataFrame:
     work = data.assign(_t_ok=t_ok, _enc_ok=data["t_encode"].where(ok),
                        _solve_ok=data["t_solve"].where(ok),
                        _guesses=data["counters"].map(_guesses).astype("Float64").where(ok),
+                       _partial=data["score"].where(data["max_score"].notna()),
                        **{f"_{s}": data["status"] == s for s in FAILURES})
     g = work.groupby(keys, dropna=False, sort=False)
     table = pd.DataFrame({
         "solver": g["solver"].first(),
         "runs": g.size(),
         "solved": g["_ok"].sum(),
+        "optimal": g["_optimal"].sum(),
         **{s: g[f"_{s}"].sum() for s in FAILURES},
         "t_median": g["_t_ok"].median(),
         "t_max": g["_t_ok"].max(),
@@ -254,13 +268,19 @@ def _summarize(data: pd.DataFrame) -> pd.DataFrame:
         "nodes_median": g["work_nodes"].median(),
         "guesses_mean": g["_guesses"].mean(),
         "conflicts_median": g["work_conflicts"].median(),
-        "score_median": g["score"].median(),
+        "score_median": g["_partial"].median(),
         "max_score": g["max_score"].max(),
     })
-    for col in ("runs", "solved", *FAILURES):
+    for col in ("runs", "solved", "optimal", *FAILURES):
         table[col] = table[col].astype("Int64")
-    table = table.reset_index()
+    table = _no_negative_zero(table.reset_index())
     return _order(table, ["ladder", "family", "rung_index", "config"])[SUMMARY_COLUMNS]
+
+
+def _no_negative_zero(table: pd.DataFrame) -> pd.DataFrame:
+    """Turn every float ``-0.0`` into ``0.0`` (adding ``0.0`` does it), so no format prints -0."""
+    floats = [c for c in table.columns if pd.api.types.is_float_dtype(table[c])]
+    return table.assign(**{c: table[c] + 0.0 for c in floats})
 
 
 def _guesses(counters: Any) -> float | None:
@@ -334,29 +354,149 @@ def virtual_best(df: pd.DataFrame) -> pd.DataFrame:
 
     Per instance, the virtual best takes the fastest success among all configs (and repeats);
     an instance nobody answered costs twice its budget (the largest budget it was run with).
-    ``instances`` counts distinct instance ids; rows without an id are ignored.
+    It is optimal on an instance when any config proved optimality there. ``instances`` counts
+    distinct instance ids; rows without an id are ignored.
     """
     return _virtual_best(normalize(df))
 
 
-def _virtual_best(data: pd.DataFrame) -> pd.DataFrame:
-    """:func:`virtual_best` on a normalised frame."""
+def _vbs_instances(data: pd.DataFrame) -> pd.DataFrame:
+    """The virtual best per instance: ``ok`` (anyone succeeded), ``optimal``, PAR-2 ``term``.
+
+    One row per (family, ladder, rung, rung_index, instance_id) of a normalised frame; rows
+    without an instance id are left out.
+    """
     data = data[data["instance_id"].notna()]
     if data.empty:
-        return _empty(VBS_COLUMNS)
+        return pd.DataFrame(columns=[*_RUNG_KEYS, "instance_id", "best", "ok", "optimal",
+                                     "budget", "term"])
     per_instance = data.assign(_t_ok=data["t_wall"].where(data["_ok"])).groupby(
         [*_RUNG_KEYS, "instance_id"], dropna=False, sort=False).agg(
-        best=("_t_ok", "min"), ok=("_ok", "any"), budget=("budget_s", "max"))
+        best=("_t_ok", "min"), ok=("_ok", "any"), optimal=("_optimal", "any"),
+        budget=("budget_s", "max"))
     per_instance["term"] = per_instance["best"].where(per_instance["ok"],
                                                       2.0 * per_instance["budget"])
-    per_instance = per_instance.reset_index()
+    return per_instance.reset_index()
+
+
+def _virtual_best(data: pd.DataFrame) -> pd.DataFrame:
+    """:func:`virtual_best` on a normalised frame."""
+    per_instance = _vbs_instances(data)
+    if per_instance.empty:
+        return _empty(VBS_COLUMNS)
     g = per_instance.groupby(_RUNG_KEYS, dropna=False, sort=False)
     table = pd.DataFrame({
         "instances": g.size().astype("Int64"),
         "solved": g["ok"].sum().astype("Int64"),
+        "optimal": g["optimal"].sum().astype("Int64"),
         "par2": _par2(per_instance["term"], _RUNG_KEYS, per_instance),
     }).reset_index()
     return _order(table, ["ladder", "family", "rung_index"])[VBS_COLUMNS]
+
+
+# --------------------------------------------------------------------------------------------
+# The ladder overview (what the terminal summary and the HTML page show first)
+
+#: The config label of the virtual best solver's rows in the overview.
+VIRTUAL_BEST = "virtual best"
+OVERVIEW_CELL_COLUMNS: list[str] = [*_RUNG_KEYS, "config", "runs", "solved", "optimal",
+                                    "failed", "skipped", "wrong"]
+OVERVIEW_TOTAL_COLUMNS: list[str] = ["family", "ladder", "config", "runs", "par2", "cliff_rung",
+                                     "score_fraction"]
+
+
+@dataclass
+class Overview:
+    """Per (family, ladder): a config x rung grid of counts, and one line of totals per config.
+
+    ``cells`` (:data:`OVERVIEW_CELL_COLUMNS`): per (family, ladder, rung, config) the runs,
+    ``solved`` (successes), ``optimal`` (of those, proven optimal), ``failed`` (the rest,
+    ``skipped`` included), ``skipped`` and ``wrong``. ``totals``
+    (:data:`OVERVIEW_TOTAL_COLUMNS`): per (family, ladder, config) its runs, PAR-2 over the
+    whole ladder, cliff rung (NA when it never falls, and on pseudo-ladders) and
+    ``score_fraction``, the mean of ``score / max_score`` over its runs that returned a scored
+    board (NA where the family has no partial scores). Both hold the virtual best as config
+    :data:`VIRTUAL_BEST`, last in its ladder, counting instances rather than runs.
+    """
+
+    cells: pd.DataFrame
+    totals: pd.DataFrame
+
+
+def overview(df: pd.DataFrame, summary: pd.DataFrame | None = None, *,
+             normalized: bool = False) -> Overview:
+    """The :class:`Overview` of a results frame (``summary``: its :func:`summarize`, when the
+    caller has it already; ``normalized``: ``df`` is :func:`normalize`'s output already)."""
+    data = df if normalized else normalize(df)
+    return _overview(data, _summarize(data) if summary is None else summary)
+
+
+def _overview(data: pd.DataFrame, summary: pd.DataFrame) -> Overview:
+    """:func:`overview` on a normalised frame and its summary."""
+    if summary.empty:
+        return Overview(_empty(OVERVIEW_CELL_COLUMNS), _empty(OVERVIEW_TOTAL_COLUMNS))
+    vbs = _vbs_instances(data)
+    vbs_cells = _vbs_cells(vbs)
+    cells = pd.concat([_config_cells(summary), vbs_cells], ignore_index=True)
+    totals = pd.concat([_config_totals(data, summary), _vbs_totals(vbs, vbs_cells)],
+                       ignore_index=True)
+    return Overview(_vbs_last(cells, ["rung_index"])[OVERVIEW_CELL_COLUMNS],
+                    _vbs_last(totals, [])[OVERVIEW_TOTAL_COLUMNS])
+
+
+def _vbs_last(table: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Order by ladder, family, ``keys``, then configs by name with the virtual best last."""
+    flagged = table.assign(_v=table["config"] == VIRTUAL_BEST)
+    return _order(flagged, ["ladder", "family", *keys, "_v", "config"]).drop(columns="_v")
+
+
+def _config_cells(summary: pd.DataFrame) -> pd.DataFrame:
+    """The grid's counts of every real config, from the summary."""
+    cells = summary[[*_RUNG_KEYS, "config", "runs", "solved", "optimal", "skipped", "wrong"]]
+    return cells.assign(failed=(cells["runs"] - cells["solved"]).astype("Int64"))
+
+
+def _vbs_cells(vbs: pd.DataFrame) -> pd.DataFrame:
+    """The grid's counts of the virtual best: per rung, instances anyone solved (or proved)."""
+    if vbs.empty:
+        return _empty(OVERVIEW_CELL_COLUMNS)
+    g = vbs.groupby(_RUNG_KEYS, dropna=False, sort=False)
+    cells = pd.DataFrame({"runs": g.size(), "solved": g["ok"].sum(),
+                          "optimal": g["optimal"].sum()}).reset_index()
+    cells = cells.assign(config=VIRTUAL_BEST, failed=cells["runs"] - cells["solved"],
+                         skipped=0, wrong=0)
+    for col in ("runs", "solved", "optimal", "failed", "skipped", "wrong"):
+        cells[col] = cells[col].astype("Int64")
+    return cells
+
+
+def _config_totals(data: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
+    """Per (family, ladder, config): runs, PAR-2 over the ladder, cliff, mean score fraction."""
+    keys = ["family", "ladder", "config"]
+    fraction = (data["score"] / data["max_score"]).where(data["max_score"] > 0)
+    g = data.assign(_fraction=fraction).groupby(keys, dropna=False, sort=False)
+    totals = pd.DataFrame({"runs": g.size().astype("Int64"),
+                           "par2": _par2(_penalised(data), keys, data),
+                           "score_fraction": g["_fraction"].mean()}).reset_index()
+    cliff = _cliffs_from_summary(summary)[[*keys, "cliff_rung"]]
+    return _no_negative_zero(totals.merge(cliff, on=keys, how="left"))
+
+
+def _vbs_totals(vbs: pd.DataFrame, vbs_cells: pd.DataFrame) -> pd.DataFrame:
+    """Per (family, ladder): the virtual best's instances, PAR-2 and cliff (no score)."""
+    if vbs.empty:
+        return _empty(OVERVIEW_TOTAL_COLUMNS)
+    keys = ["family", "ladder"]
+    g = vbs.groupby(keys, dropna=False, sort=False)
+    totals = pd.DataFrame({"runs": g.size().astype("Int64"),
+                           "par2": _par2(vbs["term"], keys, vbs)}).reset_index()
+    cliff_of = {key: _cliff_of(rungs.sort_values("rung_index", kind="stable"))["cliff_rung"]
+                for key, rungs in vbs_cells.groupby(keys, sort=False)}
+    real = totals["ladder"] != PSEUDO_LADDER
+    cliff = [cliff_of[(f, lad)] if r else pd.NA
+             for f, lad, r in zip(totals["family"], totals["ladder"], real, strict=True)]
+    return totals.assign(config=VIRTUAL_BEST, cliff_rung=pd.Series(cliff, dtype="string"),
+                         score_fraction=pd.Series(pd.NA, index=totals.index, dtype="Float64"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -495,9 +635,10 @@ class Report:
     wrong: pd.DataFrame = field(default_factory=lambda: _empty(WRONG_COLUMNS))
 
 
-def build_report(df: pd.DataFrame, sweep: str = "") -> Report:
-    """Compute every table of the report from the results frame."""
-    data = normalize(df)
+def build_report(df: pd.DataFrame, sweep: str = "", *, normalized: bool = False) -> Report:
+    """Compute every table of the report from the results frame (``normalized``: ``df`` is
+    already :func:`normalize`'s output, so it is not normalised again)."""
+    data = df if normalized else normalize(df)
     summary = _summarize(data)
     return Report(sweep=sweep, summary=summary, cliffs=_cliffs_from_summary(summary),
                   virtual_best=_virtual_best(data), disagreements=_disagreements(data),
@@ -527,7 +668,7 @@ def _plain(value: Any) -> Any:
         value = value.item()
     if isinstance(value, float) and not math.isfinite(value):
         return None
-    return value
+    return value + 0.0 if isinstance(value, float) else value  # -0.0 becomes 0.0
 
 
 def _records(table: pd.DataFrame) -> list[dict[str, Any]]:
@@ -591,14 +732,14 @@ def _fmt_count(value: Any) -> str:
     if _isna(value):
         return "-"
     x = float(value)
-    return f"{x:.0f}" if abs(x) < 1e7 else f"{x:.3g}"
+    return str(round(x)) if abs(x) < 1e7 else f"{x:.3g}"  # an int: -0.4 reads 0, not -0
 
 
 def _fmt_rate(value: Any) -> str:
     """A rate or a mean count: 3 significant digits, thousands written out; ``-`` if NA."""
     if _isna(value):
         return "-"
-    x = float(f"{float(value):.3g}")
+    x = float(f"{float(value):.3g}") + 0.0  # -0.0 reads 0
     return f"{x:,.0f}" if abs(x) >= 100 else f"{x:.3g}"
 
 
@@ -651,44 +792,66 @@ def _has_values(table: pd.DataFrame, column: str) -> bool:
     return bool(table[column].notna().any())
 
 
-def _summary_spec(summary: pd.DataFrame) -> list[tuple[str, str, Any, bool]]:
-    """The summary's markdown columns: keys, counts, then the statistics that hold values.
+#: A column of a rendered table: (header, column of the frame, formatter, right-aligned).
+ColumnSpec = tuple[str, str, Any, bool]
 
-    Failure statuses that never occur and statistics that are NA everywhere are dropped, to keep
-    the table narrow enough for a terminal.
+
+def summary_spec(summary: pd.DataFrame, text: Any = None) -> list[ColumnSpec]:
+    """The columns worth showing of (a part of) the summary: keys, counts, then statistics.
+
+    ``family`` appears only when the rows hold several; ``optimal`` and each failure status
+    only when some row counts one; a statistic only when some row holds a value; the score
+    (``score/max``, from :func:`with_score_cell`) only where the family has partial scores.
+    So a table of one family carries no column that means nothing for it. ``text`` formats the
+    label columns (default: Markdown's, NA as ``-`` and pipes escaped).
     """
-    spec: list[tuple[str, str, Any, bool]] = []
+    text = _fmt_text if text is None else text
+    spec: list[ColumnSpec] = []
     if summary["family"].nunique() > 1:
-        spec.append(("family", "family", _fmt_text, False))
-    spec += [("ladder", "ladder", _fmt_text, False), ("rung", "rung", _fmt_text, False),
-             ("config", "config", _fmt_text, False), ("runs", "runs", _fmt_count, True),
+        spec.append(("family", "family", text, False))
+    spec += [("ladder", "ladder", text, False), ("rung", "rung", text, False),
+             ("config", "config", text, False), ("runs", "runs", _fmt_count, True),
              ("solved", "solved", _fmt_count, True)]
-    spec += [(s, s, _fmt_count, True) for s in FAILURES if (summary[s].fillna(0) > 0).any()]
+    counts = ["optimal", *FAILURES]
+    spec += [(s, s, _fmt_count, True) for s in counts if (summary[s].fillna(0) > 0).any()]
     stats = [("t med", "t_median", fmt_time), ("t max", "t_max", fmt_time),
              ("PAR-2", "par2", fmt_time), ("per s", "per_second", _fmt_rate),
              ("encode", "encode_mean", fmt_time), ("solve", "solve_mean", fmt_time),
              ("nodes", "nodes_median", _fmt_count), ("guesses", "guesses_mean", _fmt_rate),
-             ("conflicts", "conflicts_median", _fmt_count), ("score/max", "_score", _fmt_text)]
-    spec += [(h, c, f, True) for h, c, f in stats if _has_values(summary, c)]
+             ("conflicts", "conflicts_median", _fmt_count), ("score/max", "_score", text)]
+    spec += [(h, c, f, True) for h, c, f in stats if c in summary and _has_values(summary, c)]
     return spec
 
 
-def _score_cell(summary: pd.DataFrame) -> pd.Series:
-    """``median/max`` score as one cell (NA when neither is known), to save a column."""
+def with_score_cell(summary: pd.DataFrame) -> pd.DataFrame:
+    """The summary plus ``_score``: ``median/max`` as one cell, NA where ``max_score`` is NA.
+
+    Only a family with partial scores records ``max_score``, so elsewhere the cell stays NA
+    and :func:`summary_spec` leaves the column out.
+    """
     def cell(median: Any, best: Any) -> Any:
-        if _isna(median) and _isna(best):
-            return pd.NA
-        return f"{_fmt_count(median)}/{_fmt_count(best)}"
-    return pd.Series([cell(m, b) for m, b in zip(summary["score_median"], summary["max_score"],
-                                                  strict=True)], index=summary.index, dtype=object)
+        return pd.NA if _isna(best) else f"{_fmt_count(median)}/{_fmt_count(best)}"
+    scores = [cell(m, b) for m, b in zip(summary["score_median"], summary["max_score"],
+                                         strict=True)]
+    return summary.assign(_score=pd.Series(scores, index=summary.index, dtype=object))
 
 
 def _md_summary(report: Report) -> str:
-    """The summary section, or a sentence when there are no runs."""
+    """The summary section: one table, or one subsection per family when there are several.
+
+    Per family, so that each table keeps only the columns that family fills.
+    """
     if report.summary.empty:
         return "## Summary\n\nno runs"
-    summary = report.summary.assign(_score=_score_cell(report.summary))
-    return "## Summary\n\n" + _columns_view(summary, _summary_spec(summary))
+    summary = with_score_cell(report.summary)
+    families = sorted(set(summary["family"]))
+    if len(families) == 1:
+        return "## Summary\n\n" + _columns_view(summary, summary_spec(summary))
+    parts = []
+    for family in families:
+        rows = summary[summary["family"] == family]
+        parts.append(f"### {family or '(no family)'}\n\n" + _columns_view(rows, summary_spec(rows)))
+    return "## Summary\n\n" + "\n\n".join(parts)
 
 
 def _md_virtual_best(report: Report) -> str:
@@ -696,8 +859,10 @@ def _md_virtual_best(report: Report) -> str:
     if report.virtual_best.empty:
         return ""
     spec = [("ladder", "ladder", _fmt_text, False), ("rung", "rung", _fmt_text, False),
-            ("instances", "instances", _fmt_count, True), ("solved", "solved", _fmt_count, True),
-            ("PAR-2", "par2", fmt_time, True)]
+            ("instances", "instances", _fmt_count, True), ("solved", "solved", _fmt_count, True)]
+    if (report.virtual_best["optimal"].fillna(0) > 0).any():
+        spec.append(("optimal", "optimal", _fmt_count, True))
+    spec.append(("PAR-2", "par2", fmt_time, True))
     if report.virtual_best["family"].nunique() > 1:
         spec.insert(0, ("family", "family", _fmt_text, False))
     return "## Virtual best solver\n\n" + _columns_view(report.virtual_best, spec)
@@ -744,3 +909,281 @@ def _markdown(report: Report) -> str:
     sections = [title, _md_summary(report), _md_virtual_best(report), _md_cliffs(report),
                 _md_disagreements(report), _md_wrong(report)]
     return "\n\n".join(s for s in sections if s) + "\n"
+
+
+# --------------------------------------------------------------------------------------------
+# The terminal summary
+
+#: No line of :func:`terminal_summary` is longer than this.
+TERMINAL_WIDTH = 100
+#: Config labels and rung labels longer than these are cut and footnoted.
+CONFIG_WIDTH = 34
+RUNG_WIDTH = 12
+#: At most this many wrong answers / disagreements are listed in the terminal summary.
+TERMINAL_PROBLEMS = 10
+_GAP = "  "
+#: The legend's sentences: (text, the cell or column it explains; None: always shown).
+_LEGEND: tuple[tuple[str, str | None], ...] = (
+    ("cell: solved/optimal/failed runs of a config on a rung (solved/failed where no run of "
+     "the family is optimal).", None),
+    ("blank: no run there.", ""),
+    ("skip: every run skipped (the ladder stopped climbing).", "skip"),
+    ("!: a wrong answer among them.", "!"),
+    ("virtual best: per instance the best config (counts instances).", None),
+    ("cliff: first rung solved on less than half of its runs.", "cliff"),
+    ("PAR-2: mean seconds per run, a failure counting twice its budget.", None),
+    ("score: mean % of the joins matched by the boards returned.", "score"),
+    ('Glossary: README.md, "Reading the summary".', None),
+)
+
+
+class _Footnotes:
+    """Cuts labels that are too long for their column and remembers what each cut stands for.
+
+    A cut label keeps its first characters and ends with a marker ``~1``, ``~2``, ...; the
+    same label always gets the same marker, so a cut rung reads the same in the header and in
+    the cliff column, and :meth:`lines` lists every marker with its full label.
+    """
+
+    def __init__(self) -> None:
+        self.markers: dict[str, str] = {}
+
+    def cut(self, label: str, width: int) -> str:
+        if len(label) <= width:
+            return label
+        marker = self.markers.setdefault(label, f"~{len(self.markers) + 1}")
+        return label[:width - len(marker)] + marker
+
+    def lines(self) -> list[str]:
+        return [line for label, marker in self.markers.items()
+                for line in _wrap(f"{marker} {label}", indent="   ")]
+
+
+def _wrap(text: str, indent: str = "") -> list[str]:
+    """``text`` wrapped to :data:`TERMINAL_WIDTH` (long words broken), later lines indented."""
+    return textwrap.wrap(text, TERMINAL_WIDTH, subsequent_indent=indent,
+                         break_on_hyphens=False) or [""]
+
+
+def _fit(text: str) -> str:
+    """One line cut to :data:`TERMINAL_WIDTH`, ending in ``~`` when something was cut."""
+    return text if len(text) <= TERMINAL_WIDTH else text[:TERMINAL_WIDTH - 1] + "~"
+
+
+def cell_text(cell: Any, with_optimal: bool) -> str:
+    """One grid cell of :class:`Overview` (a row of its ``cells``) as the summaries show it:
+    ``solved/optimal/failed`` (``solved/failed`` without ``with_optimal``), ``skip`` when every
+    run was skipped, and a trailing ``!`` when one of them was a wrong answer."""
+    if cell.runs > 0 and cell.skipped == cell.runs:
+        return "skip"
+    counts = [cell.solved, cell.optimal, cell.failed] if with_optimal \
+        else [cell.solved, cell.failed]
+    return "/".join(str(int(c)) for c in counts) + ("!" if cell.wrong > 0 else "")
+
+
+def family_columns(view: Overview, family: str) -> tuple[bool, bool]:
+    """Whether a family's grids show ``optimal`` counts (some run of it is optimal) and a
+    ``score`` column (it has partial scores)."""
+    optimal = view.cells.loc[view.cells["family"] == family, "optimal"]
+    scores = view.totals.loc[view.totals["family"] == family, "score_fraction"]
+    return bool((optimal > 0).any()), bool(scores.notna().any())
+
+
+def _plain_label(value: Any) -> str:
+    """A label for plain text: NA as ``-``, nothing escaped."""
+    return "-" if _isna(value) else str(value)
+
+
+def score_percent(fraction: Any) -> str:
+    """A score fraction as a percent (``-`` if NA); ``100%`` only when every join matched."""
+    if _isna(fraction):
+        return "-"
+    return "100%" if fraction >= 1 else f"{min(99.9, math.floor(fraction * 1000) / 10):.1f}%"
+
+
+def _text_rows(headers: list[str], rows: list[list[str]]) -> list[str]:
+    """Columns padded to their widest cell, the first left-aligned, the rest right-aligned."""
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+
+    def line(cells: list[str]) -> str:
+        first = cells[0].ljust(widths[0])
+        rest = [c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True)]
+        return _GAP.join([first, *rest]).rstrip()
+
+    return [line(headers), *(line(r) for r in rows)]
+
+
+def _chunks(widths: list[int], room: int, tail: int) -> list[list[int]]:
+    """Split column positions into runs that fit ``room`` characters, the last one with ``tail``.
+
+    ``widths`` are each column's width with its gap. Built from the right, so the last chunk
+    (the one that also holds the tail columns) is as full as it can be.
+    """
+    chunks: list[list[int]] = []
+    current: list[int] = []
+    used, budget = 0, room - tail
+    for i in reversed(range(len(widths))):
+        if current and used + widths[i] > budget:
+            chunks.append(current)
+            current, used, budget = [], 0, room
+        current.insert(0, i)
+        used += widths[i]
+    chunks.append(current)
+    return chunks[::-1]
+
+
+def _grid_lines(configs: list[str], rungs: list[str], grid: list[list[str]],
+                tail_headers: list[str], tail: list[list[str]]) -> list[str]:
+    """The config x rung table, its rung columns wrapped into blocks of at most the width."""
+    config_w = max(len("config"), *(len(c) for c in configs))
+    col_w = [max(len(r), *(len(row[i]) for row in grid)) + len(_GAP) for i, r in enumerate(rungs)]
+    tail_w = sum(max(len(h), *(len(row[i]) for row in tail)) + len(_GAP)
+                 for i, h in enumerate(tail_headers))
+    lines: list[str] = []
+    blocks = _chunks(col_w, TERMINAL_WIDTH - config_w, tail_w) if rungs else [[]]
+    for b, block in enumerate(blocks):
+        last = b == len(blocks) - 1
+        headers = ["config", *(rungs[i] for i in block), *(tail_headers if last else [])]
+        rows = [[c, *(grid[k][i] for i in block), *(tail[k] if last else [])]
+                for k, c in enumerate(configs)]
+        lines += ([""] if b else []) + _text_rows(headers, rows)
+    return lines
+
+
+def _ladder_title(family: str, ladder: str, cells: pd.DataFrame, budgets: pd.Series,
+                  with_optimal: bool) -> str:
+    """The line above a ladder's table: what it is, how many runs a cell, the budget."""
+    real = cells[cells["config"] != VIRTUAL_BEST]
+    per_cell = sorted({int(r) for r in real["runs"]})
+    runs = (f"{per_cell[0]}" if len(per_cell) == 1 else f"{per_cell[0]}-{per_cell[-1]}")
+    seconds = sorted({fmt_budget(b) for b in budgets.dropna()}, key=float)
+    budget = (f"budget {seconds[0]} s" if len(seconds) == 1
+              else f"budgets {seconds[0]}-{seconds[-1]} s" if seconds else "no budget")
+    rungs = cells["rung"].nunique()
+    what = (f"{family}: instances outside ladders" if ladder == PSEUDO_LADDER
+            else f"{family} / {ladder}: {rungs} rung{'s' * (rungs != 1)}")
+    form = "solved/optimal/failed" if with_optimal else "solved/failed"
+    return f"{what}, {runs} run{'s' * (runs != '1')} a cell, {budget}, cell = {form}"
+
+
+def fmt_budget(value: Any) -> str:
+    """A budget in seconds as it was given: ``10``, ``2.5``."""
+    return _fmt_param(float(value))
+
+
+def _ladder_tail(totals: pd.DataFrame, pseudo: bool, with_score: bool,
+                 notes: _Footnotes) -> tuple[list[str], list[list[str]]]:
+    """The columns after the rungs: headers, and per config its cliff (not on a pseudo-ladder:
+    one rung cannot fall off anything), PAR-2 and, with partial scores, score."""
+    headers = ([] if pseudo else ["cliff"]) + ["PAR-2"] + (["score"] if with_score else [])
+    rows = []
+    for total in totals.itertuples():
+        cliff = "never" if _isna(total.cliff_rung) else notes.cut(str(total.cliff_rung),
+                                                                  RUNG_WIDTH)
+        score = "" if total.config == VIRTUAL_BEST else score_percent(total.score_fraction)
+        rows.append(([] if pseudo else [cliff]) + [fmt_time(total.par2)]
+                    + ([score] if with_score else []))
+    return headers, rows
+
+
+def _marks(grid: list[list[str]]) -> set[str]:
+    """The special cells a grid holds, for the legend: ``""`` (blank), ``skip``, ``!``."""
+    cells = {c for row in grid for c in row}
+    return ({"", "skip"} & cells) | ({"!"} if any(c.endswith("!") for c in cells) else set())
+
+
+def _ladder_text(family: str, ladder: str, view: Overview,
+                 budgets: pd.Series) -> tuple[str, set[str]]:
+    """One ladder's block (title, config x rung grid with its tail columns, footnotes), and the
+    marks and tail headers it uses, for the legend."""
+    cells = view.cells[(view.cells["family"] == family) & (view.cells["ladder"] == ladder)]
+    totals = view.totals[(view.totals["family"] == family) & (view.totals["ladder"] == ladder)]
+    with_optimal, with_score = family_columns(view, family)
+    notes = _Footnotes()
+    rung_labels = list(cells.drop_duplicates("rung")["rung"])
+    by_key = {(c.config, c.rung): cell_text(c, with_optimal) for c in cells.itertuples()}
+    grid = [[by_key.get((config, r), "") for r in rung_labels] for config in totals["config"]]
+    rungs = [notes.cut(r or "all", RUNG_WIDTH) for r in rung_labels]
+    tail_headers, tail = _ladder_tail(totals, ladder == PSEUDO_LADDER, with_score, notes)
+    configs = [notes.cut(c, CONFIG_WIDTH) for c in totals["config"]]
+    title = _wrap(_ladder_title(family, ladder, cells, budgets, with_optimal), indent="  ")
+    text = "\n".join([*title, *_grid_lines(configs, rungs, grid, tail_headers, tail),
+                      *notes.lines()])
+    return text, _marks(grid) | set(tail_headers)
+
+
+def _headline(data: pd.DataFrame, sweep: str, wrong: int, disagree: int) -> list[str]:
+    """The first lines: how many runs, answered, proven optimal, failed, wrong, disagreeing."""
+    runs, ok = len(data), int(data["_ok"].sum())
+    families = data["family"].nunique()
+    configs = len(data[["family", "config"]].drop_duplicates())
+    text = (f"cliffbench {sweep}: {runs} runs of {configs} solver configs on "
+            f"{families} famil{'ies' if families != 1 else 'y'}; {ok} answered "
+            f"({int(data['_optimal'].sum())} proven optimal), {runs - ok} failed; "
+            f"{wrong} wrong answer{'s' * (wrong != 1)}, {disagree} disagreement"
+            f"{'s' * (disagree != 1)}.")
+    return _wrap(text, indent="  ")
+
+
+def _problem_lines(title: str, table: pd.DataFrame, line_of: Any) -> list[str]:
+    """A titled list of at most :data:`TERMINAL_PROBLEMS` problems, each one cut line."""
+    if table.empty:
+        return []
+    lines = [title, *(_fit("  " + line_of(row))
+                      for row in table.head(TERMINAL_PROBLEMS).itertuples())]
+    if len(table) > TERMINAL_PROBLEMS:
+        lines.append(f"  ... and {len(table) - TERMINAL_PROBLEMS} more "
+                     "(cliffbench report --format json lists all)")
+    return lines
+
+
+def _problems(wrong: pd.DataFrame, disagree: pd.DataFrame) -> list[str]:
+    """The wrong answers and the disagreements, listed (nothing when there are none)."""
+    def where(row: Any) -> str:
+        return f"{row.ladder} {row.rung} {_plain_label(row.instance_name or row.instance_id)}"
+
+    lines = _problem_lines("Wrong answers (rejected by the checker):", wrong,
+                           lambda r: f"{where(r)} {r.config}: {_plain_label(r.verdict)}")
+    more = _problem_lines("Disagreements between configs:", disagree,
+                          lambda r: f"{where(r)} {r.kind}: {_plain_label(r.detail)}")
+    return lines + ([""] if lines and more else []) + more
+
+
+def terminal_summary(table: pd.DataFrame, sweep: str) -> str:
+    """What a finished sweep prints: a few lines a ladder, no line over :data:`TERMINAL_WIDTH`.
+
+    A headline (runs, answered, proven optimal, failed, wrong answers, disagreements), then per
+    family and ladder a table of its configs (and the virtual best) against its rungs: each
+    cell ``solved/optimal/failed`` (``solved/failed`` where the family has no optimal run), then
+    the config's cliff, its PAR-2 over the ladder and, where the family has partial scores,
+    the mean fraction of the score. Rung columns that do not fit are wrapped into further
+    blocks; long labels are cut and footnoted. Then the wrong answers and disagreements, and a
+    legend. README.md ("Reading the summary") explains every column.
+    """
+    data = normalize(table)
+    if data.empty:
+        return f"cliffbench {sweep}: no runs\n"
+    summary = _summarize(data)
+    view = _overview(data, summary)
+    wrong, disagree = _wrong_answers(data), _disagreements(data)
+    blocks = ["\n".join(_headline(data, sweep, len(wrong), len(disagree)))]
+    ladders = view.totals[["family", "ladder"]].drop_duplicates()
+    ladders = ladders.sort_values("family", kind="stable")
+    marks: set[str] = set()
+    for family, ladder in ladders.itertuples(index=False):
+        budgets = data.loc[(data["family"] == family) & (data["ladder"] == ladder), "budget_s"]
+        text, used = _ladder_text(family, ladder, view, budgets)
+        blocks.append(text)
+        marks |= used
+    problems = _problems(wrong, disagree)
+    if problems:
+        blocks.append("\n".join(problems))
+    blocks.append("\n".join(_legend(marks) + [
+        _fit(f"Every statistic: cliffbench report {sweep}"),
+        _fit(f"A page to explore the runs: cliffbench report {sweep} --html FILE")]))
+    return "\n\n".join(blocks) + "\n"
+
+
+def _legend(marks: set[str]) -> list[str]:
+    """The legend lines: the sentences always shown, and those of the ``marks`` the tables use."""
+    return _wrap(" ".join(text for text, needs in _LEGEND if needs is None or needs in marks))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
 
 import pandas as pd
 import pytest
@@ -23,6 +24,7 @@ from bench.report import (
     fmt_time,
     render,
     summarize,
+    terminal_summary,
     virtual_best,
     wrong_answers,
 )
@@ -467,3 +469,139 @@ def test_throughput_split_and_guesses_are_over_successes():
     text = render(build_report(pd.DataFrame(rows)))
     header = next(line for line in text.splitlines() if line.startswith("| ladder"))
     assert {"per s", "encode", "solve", "guesses"} <= {h.strip() for h in header.split("|")}
+
+
+# --------------------------------------------------------------------------------------------
+# optimal counts, partial scores, negative zeros
+
+
+def test_optimal_is_counted_among_the_solved():
+    base = {"family": "tiles", "max_score": None}
+    rows = [run("ida", 0, 0, "optimal", 1.0, **base), run("ida", 0, 1, "solved", 2.0, **base),
+            run("bfs", 0, 0, "timeout", 10.5, **base), run("bfs", 0, 1, "optimal", 3.0, **base)]
+    report = build_report(pd.DataFrame(rows))
+    s = report.summary
+    assert list(zip(s["config"], s["solved"], s["optimal"], strict=True)) == [
+        ("bfs", 1, 1), ("ida", 2, 1)]
+    assert report.virtual_best[["instances", "solved", "optimal"]].values.tolist() == [[2, 2, 2]]
+    header = render(report).split("## Summary\n\n")[1].splitlines()[0]
+    assert "| optimal |" in header and "score" not in header
+
+
+def test_a_score_without_max_score_is_no_partial_score():
+    """A tile path's length or a game's value is an objective: no score column, no -0."""
+    rows = [run("minimax", 0, 0, "optimal", 1.0, family="games", max_score=None, score=-0.0,
+                work_nodes=-0.0),
+            run("minimax", 0, 1, "optimal", 1.0, family="games", max_score=None, score=-364.0)]
+    report = build_report(pd.DataFrame(rows))
+    assert report.summary["score_median"].isna().all()
+    md = render(report)
+    assert "score" not in md and "-364" not in md and "-0" not in md and "None" not in md
+    (record,) = json.loads(render(report, "json"))["summary"]
+    assert record["score_median"] is None
+    assert record["nodes_median"] == 0 and math.copysign(1, record["nodes_median"]) == 1
+    assert ",-0.0," not in render(report, "csv")
+
+
+def test_markdown_gives_each_family_its_own_columns(ladder):
+    games = pd.DataFrame([run("minimax", 0, 0, "optimal", 1.0, family="games", ladder="G",
+                              max_score=None, score=1.0)])
+    md = render(build_report(pd.concat([ladder, games], ignore_index=True)))
+    summary = md.split("## Summary\n\n")[1].split("## Virtual best")[0]
+    edgematch, games_part = summary.split("### games\n\n")
+    assert edgematch.startswith("### edgematch\n\n")
+    assert "score/max" in edgematch and "| optimal |" not in edgematch
+    assert "score/max" not in games_part and "| optimal |" in games_part
+    assert "timeout" in edgematch and "timeout" not in games_part
+
+
+# --------------------------------------------------------------------------------------------
+# terminal summary
+
+
+def ladder_table(text: str, title: str) -> list[str]:
+    """The lines of the ladder whose title starts with ``title``: its first block of lines
+    and the blocks after it that continue its table (they start with the ``config`` header)."""
+    blocks = text.split("\n\n")
+    (start,) = [i for i, b in enumerate(blocks) if b.startswith(title)]
+    end = start + 1
+    while end < len(blocks) and blocks[end].startswith("config "):
+        end += 1
+    return "\n".join(blocks[start:end]).splitlines()
+
+
+def test_terminal_summary_by_hand(ladder):
+    text = terminal_summary(ladder, "quick")
+    headline = " ".join(text.split("\n\n")[0].split())
+    assert headline == ("cliffbench quick: 16 runs of 2 solver configs on 1 family; 8 answered "
+                        "(0 proven optimal), 8 failed; 1 wrong answer, 1 disagreement.")
+    lines = ladder_table(text, "edgematch / L:")
+    assert lines[0] == "edgematch / L: 4 rungs, 2 runs a cell, budget 10 s, cell = solved/failed"
+    assert lines[1].split() == ["config", "4", "5", "6", "7", "cliff", "PAR-2", "score"]
+    # PAR-2 over the ladder: dfs (1+2+3+20+20+20+20+20)/8 = 13.25, sat 73.25/8 = 9.16; the
+    # virtual best takes sat's 0.5 s infeasible claim on r1i0, and fails r2i0 and rung 7.
+    assert lines[2].split() == ["dfs", "2/0", "1/1", "0/2", "skip", "6", "13.2", "100%"]
+    assert lines[3].split() == ["sat", "2/0", "2/0", "1/1!", "0/2", "7", "9.16", "-"]
+    assert lines[4].split() == ["virtual", "best", "2/0", "2/0", "1/1", "0/2", "7", "9.16"]
+    assert "Wrong answers (rejected by the checker):\n  L 6 board-6-0 sat: piece 3 used twice" \
+        in text
+    assert "L 5 board-5-0 infeasible-vs-solution: infeasible (sat); verified solution (dfs)" \
+        in text
+    legend = text.split("\n\n")[-1]
+    assert "skip: every run skipped" in legend and "!: a wrong answer" in legend
+    assert "blank: no run there" not in legend
+
+
+def long_rows() -> list[dict]:
+    """Four families: a 30-rung ladder with long rung labels and configs with long parameter
+    values, games with optimal answers, tiles outside ladders, wrong answers with long verdicts.
+    """
+    rows = []
+    rung_labels = [f"n={n}" if n % 7 else f"boards-of-side-{n}-with-22-colours" for n in range(30)]
+    strategies = ["luby-geometric-restarts-with-a-very-long-name", "luby-geometric-restarts-2"]
+    for level, label in enumerate(rung_labels):
+        for strategy in strategies:
+            status = "solved" if level < 20 else "timeout"
+            rows.append(run("dfs-restarts-with-a-long-name", level % 4, level, status, 1.5,
+                            rung=label, rung_index=level, s_strategy=strategy,
+                            score=2.0 * (level % 4 + 4), ladder="edgematch-planted-long-ladder"))
+        rows.append(run("sat", level % 4, level, "wrong", 1.0, rung=label, rung_index=level,
+                        ladder="edgematch-planted-long-ladder", claimed="solved",
+                        verdict="piece 3 used twice " * 10))
+    for level in range(3):
+        for name in ("alphabeta-ordered", "norvig+hidden-singles+naked-pairs+x-wings"):
+            rows.append(run(name, level, 0, "optimal", 0.01, family="games", ladder="trees",
+                            rung=f"depth-{level}", rung_index=level, max_score=None))
+    rows.append(run("ida-pdb", 0, 0, "optimal", 1.0, family="tiles", ladder="", rung="",
+                    rung_index=None, max_score=None, s_partition="4-4"))
+    return rows
+
+
+def test_terminal_summary_fits_100_columns_and_says_everything():
+    text = terminal_summary(pd.DataFrame(long_rows()), "long")
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 100
+    for bad in ("None", "nan", "<NA>"):
+        assert bad not in text, bad
+    assert not re.search(r"(?<![\w-])-0(?![\d.])", text)  # no negative zero
+    long = ladder_table(text, "edgematch / edgematch-planted-long-ladder")
+    headers = [line.split() for line in long if line.startswith("config ")]
+    assert len(headers) >= 3  # 30 rungs: wrapped into blocks, the totals in the last one
+    assert [h.count("cliff") for h in headers] == [0] * (len(headers) - 1) + [1]
+    assert sum(len(h) - 1 for h in headers) == 30 + 3
+    for label in ("dfs-restarts-with-a-long-name[strategy=luby-geometric-restarts-2]",
+                  "dfs-restarts-with-a-long-name[strategy=luby-geometric-restarts-with-a-very-"
+                  "long-name]", "boards-of-side-7-with-22-colours"):
+        assert label in text.replace("\n   ", ""), label  # spelled out in a footnote
+    cut = [w for line in long for w in line.split() if "~" in w]
+    assert len({w for w in cut if w.startswith("dfs")}) == 2  # two configs, two markers
+    games = ladder_table(text, "games / trees")
+    assert "cell = solved/optimal/failed" in games[0] and "score" not in games[1]
+    assert games[2].split()[1:4] == ["1/1/0"] * 3
+    tiles = ladder_table(text, "tiles: instances outside ladders")
+    assert tiles[1].split() == ["config", "all", "PAR-2"]  # one rung cannot fall: no cliff
+    assert "... and 20 more (cliffbench report --format json lists all)" in text
+
+
+def test_terminal_summary_of_nothing():
+    assert terminal_summary(pd.DataFrame(), "empty") == "cliffbench empty: no runs\n"

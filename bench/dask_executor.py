@@ -9,6 +9,10 @@ scheduler, the checker and the classification (bench/runner.result_row), and the
 appended and fsynced as each future completes. A run whose Dask worker is lost (a node gone) is
 retried by Dask; if it never finishes it becomes a ``crash`` row naming the lost worker.
 
+What a slot's worker says before its run starts (a first run's compilation) reaches the
+parent as a Dask event (``log_event`` on the worker, ``subscribe_topic`` in the client), so the
+progress line shows it as with the local executor.
+
 One Dask thread runs one run at a time: start workers with ``--nthreads`` equal to the runs a
 machine should hold (cores / cores per run), and ``--memory-limit 0`` (the slot enforces each
 run's budget; Dask's own limit would restart a worker for its child's memory).
@@ -66,14 +70,53 @@ def _slot_for(plugins: tuple[str, ...], log_dir: str, grace_s: float, cores: int
 
 def run_remote(payload: dict[str, Any], plugins: tuple[str, ...], log_dir: str,
                grace_s: float = GRACE_S, pin: bool = False,
-               executor: str = "dask") -> dict[str, Any]:
-    """On a Dask worker: one run in this thread's slot, watched to its end; its result."""
+               executor: str = "dask", topic: str | None = None) -> dict[str, Any]:
+    """On a Dask worker: one run in this thread's slot, watched to its end; its result. Its
+    notes go to the client as events of ``topic``."""
     slot = _slot_for(plugins, log_dir, grace_s, payload["cores"], executor, pin)
     try:
-        return run_one(slot, payload)
+        return run_one(slot, payload, _event_sender(topic, str(slot.index)))
     except RunnerError as exc:
         slot.kill()
         return {"kind": "fatal", "message": str(exc)}
+
+
+def _event_sender(topic: str | None, slot: str) -> Callable[[str | None], None] | None:
+    """A function that sends a slot's note to the client as an event of ``topic`` (a lost
+    event only costs the progress line a note)."""
+    if topic is None:
+        return None
+    from distributed import get_worker
+
+    worker = get_worker()
+
+    def send(note: str | None) -> None:
+        try:
+            worker.log_event(topic, {"slot": slot, "note": note})
+        except Exception:
+            pass
+
+    return send
+
+
+class NoteBoard:
+    """The notes of every slot of the cluster, from the events of one sweep's topic; tells
+    ``on_note`` the sorted notes each time they change."""
+
+    def __init__(self, on_note: Callable[[list[str]], None]):
+        self.on_note = on_note
+        self.notes: dict[str, str] = {}
+        self.lock = threading.Lock()
+
+    def __call__(self, event: tuple[float, dict[str, Any]]) -> None:
+        message = event[1]
+        with self.lock:
+            if message.get("note"):
+                self.notes[message["slot"]] = message["note"]
+            else:
+                self.notes.pop(message.get("slot"), None)
+            notes = sorted(set(self.notes.values()))
+        self.on_note(notes)
 
 
 class DaskRunner:
@@ -99,27 +142,23 @@ class DaskRunner:
         return max(1, threads)
 
     def run(self, scheduler: LadderScheduler, sweep: str,
-            on_row: Callable[[dict[str, Any]], None]) -> None:
+            on_row: Callable[[dict[str, Any]], None],
+            on_note: Callable[[list[str]], None] | None = None) -> None:
+        """Until the scheduler has nothing left: submit runs up to the cluster's capacity and
+        report each row as its future completes; ``on_note`` as for the local runner."""
         from distributed import as_completed
 
+        topic = f"cliffbench-notes-{sweep}-{os.getpid()}"
+        if on_note is not None:
+            self.client.subscribe_topic(topic, NoteBoard(on_note))
         ended = as_completed()
         inflight: dict[Any, Any] = {}
         try:
             while True:
                 for task, reason in scheduler.take_skipped():
                     on_row(skipped_row(task, sweep, reason))
-                capacity = self.capacity()
-                while len(inflight) < capacity:
-                    task = scheduler.next_task()
-                    if task is None:
-                        break
-                    self.run_ids += 1
-                    future = self.client.submit(
-                        run_remote, task_payload(task, self.run_ids), self.plugins,
-                        self.log_dir, self.grace_s, self.pin, self.executor, pure=False,
-                        key=f"cliffbench-{sweep}-{task.key}-{os.getpid()}-{self.run_ids}")
-                    inflight[future] = task
-                    ended.add(future)
+                self._submit(scheduler, sweep, inflight, ended,
+                             topic if on_note is not None else None)
                 if not inflight:
                     if scheduler.idle():
                         return
@@ -132,6 +171,24 @@ class DaskRunner:
         finally:
             for future in inflight:
                 future.cancel()
+            if on_note is not None:
+                self.client.unsubscribe_topic(topic)
+
+    def _submit(self, scheduler: LadderScheduler, sweep: str, inflight: dict[Any, Any],
+                ended: Any, topic: str | None) -> None:
+        """Submit the scheduler's next runs while the cluster has threads free."""
+        capacity = self.capacity()
+        while len(inflight) < capacity:
+            task = scheduler.next_task()
+            if task is None:
+                return
+            self.run_ids += 1
+            future = self.client.submit(
+                run_remote, task_payload(task, self.run_ids), self.plugins,
+                self.log_dir, self.grace_s, self.pin, self.executor, topic, pure=False,
+                key=f"cliffbench-{sweep}-{task.key}-{os.getpid()}-{self.run_ids}")
+            inflight[future] = task
+            ended.add(future)
 
     @staticmethod
     def _result(future: Any) -> dict[str, Any]:

@@ -4,7 +4,11 @@ Every run executes in a worker process (bench/worker.py, held by a bench/slot.py
 the parent. The parent:
 
 - gives each idle worker the next run the scheduler releases (ladders climb rung by rung per
-  solver, so a solver that fails a rung is not sent higher: those runs become ``skipped`` rows);
+  solver, so a solver that fails a rung is not sent higher: those runs become ``skipped`` rows),
+  preferring runs of solvers no other worker is compiling (a worker that would only wait for
+  that compilation runs something else meanwhile);
+- passes on what workers say before their runs start (a first run's compilation) to
+  ``on_note``, for the progress line;
 - watches every busy worker (the slot's watchdog: past budget + grace its process tree is killed,
   ``timeout``; past the memory budget, summed over the tree, likewise, ``memout``; a worker that
   dies mid-run is a ``crash``; each is replaced);
@@ -31,6 +35,7 @@ from bench.schema import SUCCESS
 from bench.slot import GRACE_S, MEMORY_POLL_S, POLL_S, RunnerError, Slot
 from bench.store import now
 from bench.suite import Task
+from bench.worker import prepare_key
 
 __all__ = ["GRACE_S", "LadderScheduler", "Runner", "RunnerError", "available_cpus",
            "base_row", "result_row", "skipped_row", "task_payload"]
@@ -48,7 +53,8 @@ class LadderScheduler:
     A stream is (ladder, solver config). Its next rung opens only when every run of the current
     one has finished; if the fraction failed reaches ``abort_fraction``, every run of the higher
     rungs becomes a ``skipped`` row with the reason. ``done`` rows (a resumed sweep) count as
-    finished runs without running again.
+    finished runs without running again. Streams take turns; one whose solver another worker
+    is compiling (``compiling``, set by the runner) waits its turn while others have runs.
     """
 
     def __init__(self, tasks: list[Task], done: dict[str, dict[str, Any]],
@@ -67,6 +73,7 @@ class LadderScheduler:
         self.open: dict[tuple[str, str], int] = {s: 0 for s in self.streams}
         self.tally: dict[tuple[str, str], list[int]] = {s: [0, 0] for s in self.streams}
         self.skipped: list[tuple[Task, str]] = []
+        self.compiling: set[str] = set()
         self.order = deque(self.streams)
         for stream in self.streams:
             self._advance(stream)
@@ -106,13 +113,27 @@ class LadderScheduler:
             self.tally[stream][0] += 1
 
     def next_task(self) -> Task | None:
+        """The next run, one stream after another in turn; None when no stream has one now.
+
+        A stream whose next run's solver has its prepare key (bench/worker.prepare_key: what
+        one compilation serves) in ``compiling`` (another worker is compiling it: the runner
+        keeps the set) is passed over while another stream has a run, so that worker's
+        neighbours run something else instead of waiting for its compilation."""
+        passed = None
         for _ in range(len(self.order)):
             stream = self.order[0]
             self.order.rotate(-1)
-            if self.queue[stream]:
-                self.open[stream] += 1
-                return self.queue[stream].popleft()
-        return None
+            queue = self.queue[stream]
+            if not queue:
+                continue
+            if prepare_key(queue[0].config.spec) not in self.compiling:
+                return self._take(stream)
+            passed = passed or stream
+        return self._take(passed) if passed is not None else None
+
+    def _take(self, stream: tuple[str, str]) -> Task:
+        self.open[stream] += 1
+        return self.queue[stream].popleft()
 
     def finished(self, task: Task, row: dict[str, Any]) -> None:
         stream = task.stream
@@ -195,49 +216,69 @@ class Runner:
                            Path(log_dir), grace_s=grace_s) for i in range(jobs)]
         self.grace_s = grace_s
         self.run_ids = 0
+        self.last_memory = 0.0
 
     def run(self, scheduler: LadderScheduler, sweep: str,
-            on_row: Callable[[dict[str, Any]], None]) -> None:
-        """Until the scheduler has nothing left: give out runs, watch them, report rows."""
-        last_memory = 0.0
+            on_row: Callable[[dict[str, Any]], None],
+            on_note: Callable[[list[str]], None] | None = None) -> None:
+        """Until the scheduler has nothing left: give out runs, watch them, report rows.
+        ``on_note`` is told what the workers say they are doing before their runs start (a
+        first run's compilation), sorted, each time that changes."""
+        notes: list[str] = []
         try:
             while True:
                 for task, reason in scheduler.take_skipped():
                     on_row(skipped_row(task, sweep, reason))
-                for slot in self.slots:
-                    if slot.phase == "idle":
-                        task = scheduler.next_task()
-                        if task is not None:
-                            self.run_ids += 1
-                            slot.give(task, task_payload(task, self.run_ids))
+                self._give_out(scheduler)
                 busy = [s for s in self.slots if s.phase != "idle"]
                 if not busy:
                     if scheduler.idle():
                         return
                     continue
                 self._wait(busy)
-                ended = []
-                for slot in busy:
-                    task = slot.task
-                    result = slot.poll()
-                    if result is not None:
-                        ended.append((task, result))
-                clock = time.monotonic()
-                if clock - last_memory >= MEMORY_POLL_S:
-                    last_memory = clock
-                    table = process_table()
-                    for slot in busy:
-                        task = slot.task
-                        result = slot.watch_memory(table)
-                        if result is not None:
-                            ended.append((task, result))
-                for task, result in ended:
+                for task, result in self._ended(busy):
                     row = result_row(task, result, sweep)
                     on_row(row)
                     scheduler.finished(task, row)
+                now_notes = sorted({s.note for s in self.slots if s.note})
+                if on_note is not None and now_notes != notes:
+                    on_note(now_notes)
+                notes = now_notes
         finally:
             for slot in self.slots:
                 slot.stop()
+
+    def _give_out(self, scheduler: LadderScheduler) -> None:
+        """A run for every idle worker that the scheduler has one for, preferring solvers no
+        other worker is compiling."""
+        for slot in self.slots:
+            if slot.phase != "idle":
+                continue
+            scheduler.compiling = {prepare_key(s.task.config.spec) for s in self.slots if s.note}
+            task = scheduler.next_task()
+            if task is not None:
+                self.run_ids += 1
+                slot.give(task, task_payload(task, self.run_ids))
+
+    def _ended(self, busy: list[Slot]) -> list[tuple[Task, dict[str, Any]]]:
+        """The runs of ``busy`` that ended (finished, died, or killed by the watchdog for time
+        or, every MEMORY_POLL_S, for memory), each with its result."""
+        ended = []
+        for slot in busy:
+            task = slot.task
+            result = slot.poll()
+            if result is not None:
+                ended.append((task, result))
+        clock = time.monotonic()
+        if clock - self.last_memory >= MEMORY_POLL_S:
+            self.last_memory = clock
+            table = process_table()
+            for slot in busy:
+                task = slot.task
+                result = slot.watch_memory(table)
+                if result is not None:
+                    ended.append((task, result))
+        return ended
 
     @staticmethod
     def _wait(busy: list[Slot]) -> None:

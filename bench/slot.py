@@ -10,7 +10,8 @@ run's whole process tree is killed (``timeout``); past the memory budget, summed
 likewise (``memout``); a worker that dies mid-run is a ``crash``. ``poll`` and ``watch_memory``
 return the run's *result*: the worker's own message, or one written here for a run that was
 killed or died. The parent turns results into rows (bench/runner.py); nothing here checks an
-answer.
+answer. Before a run starts, ``note`` holds what the worker said it is doing (``compiling
+<solver> (first run on this machine)``), for the progress line.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import subprocess
 import sys
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,6 +69,8 @@ class Slot:
     t_prepare: float | None = None
     as_limit_mb: int | None = None
     peak_mb: float = 0.0
+    note: str | None = None  # what the worker said it is doing before the run starts
+    memory_polled: float = 0.0  # when run_one last summed the tree's memory
     seen: set[tuple[int, int]] = field(default_factory=set)  # (pid, start) ever in the run
     messages: deque = field(default_factory=deque)
 
@@ -105,11 +109,14 @@ class Slot:
             view = view[written:]
 
     def give(self, task: Any, payload: dict[str, Any]) -> None:
+        """Send a run to the worker (started first if there is none); ``poll`` says how it
+        goes. Until the solve starts, ``note`` holds what the worker said it is doing (a first
+        run's compilation)."""
         if self.proc is None:
             self.spawn(payload.get("cores", 1))
         else:
             self._limit_log()
-        self.task, self.payload, self.phase = task, payload, "starting"
+        self.task, self.payload, self.phase, self.note = task, payload, "starting", None
         self.peak_mb, self.t_prepare, self.as_limit_mb = 0.0, None, None
         self.seen = set()
         self.sent_at = time.monotonic()
@@ -164,8 +171,11 @@ class Slot:
             op = message.get("op")
             if op == "fatal":
                 raise RunnerError(f"a worker could not start: {message.get('message')}")
+            if op == "preparing" and self.task is not None:  # a first run's compilation
+                self.note = message.get("note")
             if op == "started":  # the solve begins: the budget's clock starts here
                 self.phase, self.started_at = "solving", time.monotonic()
+                self.note = None
                 self.started_iso = now()
                 self.t_prepare = message.get("t_prepare")
                 self.as_limit_mb = message.get("as_limit_mb")
@@ -225,7 +235,7 @@ class Slot:
         result["started_at"] = self.started_iso
         result["limits"] = self.limits_note()
         result["host"] = socket.gethostname()
-        self.task, self.phase, self.payload = None, "idle", {}
+        self.task, self.phase, self.payload, self.note = None, "idle", {}, None
         return result
 
     def _finished(self, message: dict[str, Any]) -> dict[str, Any]:
@@ -281,18 +291,33 @@ class Slot:
         self.task, self.phase = None, "idle"
 
 
-def run_one(slot: Slot, payload: dict[str, Any]) -> dict[str, Any]:
-    """Give one run to ``slot`` and watch it to its end: the result (any kind)."""
+def run_one(slot: Slot, payload: dict[str, Any],
+            on_note: Callable[[str | None], None] | None = None) -> dict[str, Any]:
+    """Give one run to ``slot`` and watch it to its end: the result (any kind). ``on_note`` is
+    told the slot's note each time it changes (a first run's compilation), and None at the
+    end if it was told one."""
     slot.give(payload["id"], payload)
-    last_memory = 0.0
-    while True:
-        slot.wait()
-        result = slot.poll()
-        if result is not None:
-            return result
-        clock = time.monotonic()
-        if clock - last_memory >= MEMORY_POLL_S:
-            last_memory = clock
-            result = slot.watch_memory(process_table())
+    note = None
+    try:
+        while True:
+            result = _watch_once(slot)
+            if on_note is not None and slot.note != note:
+                note = slot.note
+                on_note(note)
             if result is not None:
                 return result
+    finally:
+        if on_note is not None and note is not None:
+            on_note(None)
+
+
+def _watch_once(slot: Slot) -> dict[str, Any] | None:
+    """Wait up to POLL_S for the worker, then apply the limits (memory every MEMORY_POLL_S):
+    the run's result if it ended, else None."""
+    slot.wait()
+    result = slot.poll()
+    clock = time.monotonic()
+    if result is None and clock - slot.memory_polled >= MEMORY_POLL_S:
+        slot.memory_polled = clock
+        result = slot.watch_memory(process_table())
+    return result

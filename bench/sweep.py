@@ -8,11 +8,14 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
+import math
 import os
 import shutil
 import sys
+import threading
+import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -70,41 +73,197 @@ def prepare_sweep(suite_name: str, *, solvers: list[str] | None = None,
     return suite, tasks
 
 
+#: Off a terminal, a progress line is printed at least this often (seconds) ...
+LINE_INTERVAL_S = 30.0
+#: ... and each time another such fraction of the runs is done.
+LINE_STEP = 0.05
+
+
+def duration(seconds: float) -> str:
+    """``under 1 s``, ``45 s``, ``2 min 05 s``, ``1 h 02 min``."""
+    seconds = max(0, round(seconds))
+    if seconds < 1:
+        return "under 1 s"
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60:02d} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
+
+
+def status_counts(counts: Counter[str]) -> str:
+    """``solved 40, timeout 3``: the statuses, most frequent first."""
+    return ", ".join(f"{status} {n}" for status, n in counts.most_common())
+
+
+def progress_mode(progress: bool | None) -> str:
+    """``bar`` on a terminal (or when asked), ``lines`` off one, ``quiet`` when turned off."""
+    if progress is None:
+        return "bar" if sys.stderr.isatty() else "lines"
+    return "bar" if progress else "quiet"
+
+
+def noted_bar() -> type:
+    """rich's Progress with a line under the bar for each note (what the workers compile)."""
+    from rich.progress import Progress as RichProgress
+    from rich.text import Text
+
+    class NotedBar(RichProgress):
+        notes: list[str] = []
+
+        def get_renderables(self):
+            yield self.make_tasks_table(self.tasks)
+            for note in self.notes:
+                yield Text(note, style="yellow")
+
+    return NotedBar
+
+
 class Progress:
-    """A live bar (rich) with counts per status, elapsed and remaining; quiet off a terminal."""
+    """What a sweep shows on stderr while it runs: runs done of the total, counts per status,
+    the time left, and what the workers are compiling.
 
-    def __init__(self, total: int, done: int, enabled: bool):
+    ``mode`` ``bar`` is a live rich bar; ``lines`` (off a terminal: a log, a CI job) prints a
+    plain flushed line when the sweep starts, at least every ``LINE_INTERVAL_S`` seconds (a
+    thread's clock, so a long compilation still gets its lines), each time another
+    ``LINE_STEP`` of the runs is done, as soon as a worker starts a first-run compilation, and
+    at the end; ``quiet`` prints nothing. A resumed sweep first says how many runs are already
+    done and how many remain. The time left is estimated from run times only, preparation
+    (numba compilation) left out: the mean ``t_wall`` of the runs that ran (resumed ones
+    included) times the runs left, over the runs the executor holds at once (``workers``; None
+    until a Dask cluster says, counted as 1)."""
+
+    def __init__(self, name: str, total: int, done_rows: list[dict[str, Any]],
+                 workers: int | None, mode: str, stream: Any = None,
+                 clock: Callable[[], float] = time.monotonic):
+        self.name, self.total, self.workers, self.mode = name, total, workers, mode
+        self.stream = stream if stream is not None else sys.stderr
+        self.clock = clock
         self.counts: Counter[str] = Counter()
-        self.enabled = enabled
-        self.bar = None
-        if enabled:
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                TextColumn,
-                TimeElapsedColumn,
-                TimeRemainingColumn,
-            )
-            from rich.progress import (
-                Progress as RichProgress,
-            )
+        self.done, self.run_seconds, self.timed = 0, 0.0, 0
+        for row in done_rows:
+            self._count(row)
+        self.notes: list[str] = []
+        self.shown_notes: set[str] = set()
+        self.started = self.last_line = clock()
+        self.last_text = ""
+        self.step = max(1, math.ceil(total * LINE_STEP))
+        self.next_step = (self.done // self.step + 1) * self.step
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self.bar = self.ticker = None
+        if mode != "quiet":
+            self.say(self.opening())
+        if mode == "bar":
+            self._start_bar()
+        elif mode == "lines":
+            self.ticker = threading.Thread(target=self._tick, daemon=True)
+            self.ticker.start()
 
-            self.bar = RichProgress(TextColumn("[bold]{task.description}"), BarColumn(),
-                                    MofNCompleteColumn(), TimeElapsedColumn(),
-                                    TimeRemainingColumn(), TextColumn("{task.fields[counts]}"),
-                                    transient=False)
-            self.bar.start()
-            self.task = self.bar.add_task("runs", total=total, completed=done, counts="")
+    def _count(self, row: dict[str, Any]) -> None:
+        self.counts[row["status"]] += 1
+        self.done += 1
+        if row["status"] != "skipped":
+            self.run_seconds += float(row.get("t_wall") or 0.0)
+            self.timed += 1
+
+    def opening(self) -> str:
+        """The first line: the runs to make, and on a resume how many are already done."""
+        left = self.total - self.done
+        if self.done:
+            return (f"{self.name}: resuming: {self.done} of {self.total} runs already done, "
+                    f"{left} to run")
+        where = f" on {self.workers} worker(s)" if self.workers else ""
+        return f"{self.name}: {self.total} runs{where}"
+
+    def eta(self) -> float | None:
+        """Seconds left by the run times so far (None before any run ended)."""
+        if not self.timed:
+            return None
+        return (self.total - self.done) * (self.run_seconds / self.timed) / (self.workers or 1)
+
+    def eta_text(self) -> str:
+        left = self.eta()
+        if left is None:
+            return "time left unknown"
+        return "under 1 s left" if left < 0.5 else f"about {duration(left)} left"
+
+    def line(self) -> str:
+        """One plain progress line."""
+        share = 100 * self.done / self.total if self.total else 100.0
+        parts = [f"{self.name}: {self.done}/{self.total} runs ({share:.0f}%), "
+                 f"{duration(self.clock() - self.started)} elapsed"]
+        if self.counts:
+            parts.append(status_counts(self.counts))
+        if self.done < self.total:
+            parts.append(self.eta_text())
+        parts.extend(self.notes)
+        return " | ".join(parts)
+
+    def say(self, text: str) -> None:
+        print(text, file=self.stream, flush=True)
+        self.last_line, self.last_text = self.clock(), text
 
     def update(self, row: dict[str, Any]) -> None:
-        self.counts[row["status"]] += 1
+        """A run ended (or was skipped)."""
+        with self.lock:
+            self._count(row)
+            if self.mode == "lines" and self.done >= self.next_step:
+                self.next_step = (self.done // self.step + 1) * self.step
+                self.say(self.line())
+            self._refresh_bar(advance=1)
+
+    def note(self, notes: list[str]) -> None:
+        """What the workers are doing before their runs start (first-run compilations)."""
+        with self.lock:
+            self.notes = list(notes)
+            fresh = set(notes) - self.shown_notes
+            self.shown_notes |= fresh
+            if self.mode == "lines" and fresh:
+                self.say(self.line())
+            self._refresh_bar()
+
+    def tick(self) -> None:
+        """Print a line if none was printed for ``LINE_INTERVAL_S`` seconds (lines mode)."""
+        with self.lock:
+            if self.clock() - self.last_line >= LINE_INTERVAL_S:
+                self.say(self.line())
+
+    def _tick(self) -> None:
+        while not self.stop.wait(min(1.0, LINE_INTERVAL_S / 4)):
+            self.tick()
+
+    def _start_bar(self) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+
+        self.bar = noted_bar()(TextColumn("[bold]{task.description}"), BarColumn(bar_width=30),
+                               MofNCompleteColumn(), TimeElapsedColumn(),
+                               TextColumn("{task.fields[eta]}"),
+                               TextColumn("{task.fields[counts]}"),
+                               console=Console(file=self.stream), transient=False)
+        self.bar.start()
+        self.task = self.bar.add_task(self.name, total=self.total, completed=self.done,
+                                      eta="", counts=status_counts(self.counts))
+
+    def _refresh_bar(self, advance: int = 0) -> None:
         if self.bar is not None:
-            text = " ".join(f"{k}:{v}" for k, v in sorted(self.counts.items()))
-            self.bar.update(self.task, advance=1, counts=text)
+            eta = self.eta_text() if self.done < self.total else ""
+            self.bar.notes = list(self.notes)
+            self.bar.update(self.task, advance=advance, counts=status_counts(self.counts),
+                            eta=eta)
 
     def close(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
+        """Stop the bar or the ticker; off a terminal, a last line."""
+        self.stop.set()
+        if self.ticker is not None:
+            self.ticker.join()
+        with self.lock:
+            if self.bar is not None:
+                self.bar.stop()
+            self.notes = []
+            if self.mode == "lines" and self.line() != self.last_text:
+                self.say(self.line())
 
 
 def run_sweep(suite_name: str, *, solvers: list[str] | None = None,
@@ -218,9 +377,9 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
         manifest["started_at"] = first.get("started_at", started)
         manifest["resumed_at"] = [*first.get("resumed_at", []), started]
     write_manifest(directory, manifest)
-    todo = [t for t in tasks if t.key not in done]
-    bar = Progress(len(tasks), len(tasks) - len(todo),
-                   sys.stderr.isatty() if progress is None else progress)
+    done_rows = [done[t.key] for t in tasks if t.key in done]
+    bar = Progress(sweep, len(tasks), done_rows, None if executor == "dask" else jobs,
+                   progress_mode(progress))
 
     def record(row: dict[str, Any]) -> None:
         journal.append(row)
@@ -229,7 +388,10 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
     try:
         with executor_for(executor, scheduler, jobs, suite.cores, plugins,
                           directory / "workers") as runner:
-            runner.run(LadderScheduler(tasks, done, suite.abort_fraction), sweep, record)
+            if executor == "dask":
+                bar.workers = runner.capacity()
+            runner.run(LadderScheduler(tasks, done, suite.abort_fraction), sweep, record,
+                       bar.note)
     finally:
         bar.close()
         journal.close()

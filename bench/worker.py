@@ -1,9 +1,20 @@
 """A worker process: receives runs, calls solvers, sends back what they claimed.
 
 Started by the runner in a session of its own (so the watchdog can kill its whole process group,
-children included), pinned to its cores, and reused across runs: imports and ``prepare()`` (numba
-compilation, loading tables) are paid once per worker and solver. It talks over two pipes, one
+children included), pinned to its cores, and reused across runs: a solver's module is imported
+(``bench.registry.load_solver``: that module only) and its ``prepare()`` run (numba compilation,
+loading tables) once per worker, on the first run of that solver. It talks over two pipes, one
 JSON object per line, never over stdout/stderr (a solver may print anything there).
+
+Compilation happens once per machine, not once per worker: ``prepare()`` runs under an
+inter-process lock (``fcntl.flock``) in the user's cache folder, one per compilation (a numba
+solver's prepare function, else its backend library) and cache (numba's folder), so a second
+worker preparing the same solver waits for the first to write numba's on-disk cache and then
+loads it. After a successful prepare a stamp beside the lock lists the numba kernels it
+compiled; a start whose stamp is missing, or whose kernels numba's cache no longer holds for
+the current sources, is a first run on this machine and says so to the parent
+(``{"op": "preparing", "note": "compiling <solver> (first run on this machine)"}``), which shows
+it in the progress line.
 
 It never checks answers: the parent does that. It dies with the parent (PR_SET_PDEATHSIG and a
 thread that watches the parent pid), taking its process group with it. It is a child subreaper:
@@ -14,15 +25,21 @@ leaves running is killed when the run ends (bench/limits.py), so nothing outlive
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ctypes
+import fcntl
+import hashlib
 import json
 import os
 import resource
 import signal
 import sys
+import tempfile
 import threading
 import time
 import traceback
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import instances
@@ -100,23 +117,179 @@ def limit_threads(cores: int) -> None:
         numba.set_num_threads(min(cores, numba.config.NUMBA_NUM_THREADS))
 
 
-class Worker:
-    def __init__(self, plugins: list[str], cores: int):
-        from bench.registry import load_solvers
+# -- preparing a solver once per machine ---------------------------------------------------------
 
-        self.registry = load_solvers(plugins)
+STAMP_VERSION = 1
+Notify = Callable[[dict[str, Any]], None]
+
+
+def prepare_folder() -> Path | None:
+    """Where the prepare locks and stamps live: ``$XDG_CACHE_HOME/cliffbench/prepare`` (else
+    ``~/.cache/...``, the solver index's folder), or a per-user temporary folder when that
+    cannot be made; None when neither can (prepare then runs unlocked)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    for folder in (Path(base) / "cliffbench" / "prepare",
+                   Path(tempfile.gettempdir()) / f"cliffbench-prepare-{os.getuid()}"):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            return folder
+        except OSError:
+            continue
+    return None
+
+
+def prepare_key(spec: Any) -> str:
+    """What a lock and a stamp are per, i.e. what one compilation serves: a native numba
+    solver's prepare function (solvers that share one, as minimax and alpha-beta do, share its
+    kernels), else the solver's backend (both ``xcc`` solvers compile xcover's kernels)."""
+    if not spec.backend.startswith("numba"):
+        return f"backend {spec.backend}"
+    prepare = spec.prepare
+    name = getattr(prepare, "__qualname__", None)
+    module = getattr(prepare, "__module__", None)
+    return f"{module}.{name}" if name and module else spec.key
+
+
+def cache_place(spec: Any) -> str:
+    """Where what a prepare compiles is cached, so that a lock and a stamp are shared only by
+    workers that share that cache: numba's ``NUMBA_CACHE_DIR`` and, for a native solver, its
+    prepare's source file (numba caches beside it: two checkouts compile apart), for a library
+    the interpreter's installation (a venv's site-packages)."""
+    numba_dir = os.environ.get("NUMBA_CACHE_DIR", "")
+    if not spec.backend.startswith("numba"):
+        return f"{sys.prefix} {numba_dir}"
+    module = sys.modules.get(getattr(spec.prepare, "__module__", None) or "")
+    return f"{getattr(module, '__file__', '')} {numba_dir}"
+
+
+def stamp_base(folder: Path, key: str, place: str) -> Path:
+    """``folder/<hash of key and place>``: the stem of the ``.lock`` and ``.json`` files."""
+    return folder / hashlib.sha256(f"{key}\n{place}".encode()).hexdigest()[:24]
+
+
+def read_stamp(path: Path) -> dict[str, Any] | None:
+    try:
+        stamp = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return stamp if isinstance(stamp, dict) else None
+
+
+def stamp_is_current(stamp: dict[str, Any] | None, key: str) -> bool:
+    """Whether a prepare of ``key`` would load rather than compile: the stamp is of this key and
+    this Python, and numba's cache still holds each kernel it lists with as many signatures as
+    when it was written (numba's own reading of its index: a missing or stale index, or one of
+    another numba version, holds none)."""
+    from searches.numba_cache import cached_on_disk
+
+    if not stamp or stamp.get("version") != STAMP_VERSION or stamp.get("key") != key:
+        return False
+    if stamp.get("python") != sys.version:
+        return False
+    return all(cached_on_disk(module, name) >= count
+               for module, name, count in stamp.get("kernels", []))
+
+
+def write_stamp(path: Path, key: str, kernels: list[tuple[str, str]]) -> None:
+    """Write the stamp of ``key``: each of ``kernels`` (module, name) with the signatures
+    numba's cache now holds for it. Atomically: a reader sees the old stamp or the new one."""
+    from searches.numba_cache import cached_on_disk
+
+    listed = sorted([module, name, cached_on_disk(module, name)] for module, name in kernels)
+    stamp = {"version": STAMP_VERSION, "key": key, "python": sys.version, "kernels": listed}
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        json.dump(stamp, fh)
+    os.replace(tmp, path)
+
+
+@contextlib.contextmanager
+def machine_lock(path: Path | None) -> Iterator[None]:
+    """Hold an exclusive ``flock`` on ``path`` (blocking until the holder lets go); the kernel
+    drops it when the holder dies, however it ends. Unlocked when the file cannot be opened."""
+    try:
+        handle = open(path, "a") if path is not None else None
+    except OSError:
+        handle = None
+    if handle is None:
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def first_run_note(spec: Any) -> str:
+    """What the progress line says while a first run prepares."""
+    verb = "compiling" if spec.backend.startswith("numba") else "preparing"
+    return f"{verb} {spec.key} (first run on this machine)"
+
+
+def prepare_once(spec: Any, notify: Notify) -> float:
+    """Run ``spec.prepare()`` under its machine-wide lock (one per :func:`prepare_key` and
+    :func:`cache_place`); the seconds it took, waiting for another worker's compilation
+    included.
+
+    Before waiting, a first run on this machine (see :func:`stamp_is_current`) tells the
+    parent (``notify``); after it, the stamp lists the kernels this prepare compiled (or
+    loaded), found by counting every module's compiled signatures before and after, each with
+    the signatures numba's cache holds for it."""
+    from searches.numba_cache import compiled_since, overload_counts
+
+    start = time.perf_counter()
+    key = prepare_key(spec)
+    folder = prepare_folder()
+    base = stamp_base(folder, key, cache_place(spec)) if folder is not None else None
+    stamp_path = base.with_suffix(".json") if base is not None else None
+    first = stamp_path is None or not stamp_is_current(read_stamp(stamp_path), key)
+    if first:
+        notify({"op": "preparing", "solver": spec.key, "note": first_run_note(spec)})
+    with machine_lock(base.with_suffix(".lock") if base is not None else None):
+        before = overload_counts() if first else {}
+        spec.prepare()
+        if first and stamp_path is not None:
+            with contextlib.suppress(OSError):
+                write_stamp(stamp_path, key, list(compiled_since(before)))
+    return time.perf_counter() - start
+
+
+class Worker:
+    """Runs the tasks a worker is given; each solver's module is imported and its ``prepare()``
+    run on the first task of that solver (``family/name``). Plugin files are imported at once:
+    one that fails to load here (a Dask worker without it) stops the sweep with its error."""
+
+    def __init__(self, plugins: list[str], cores: int):
+        from bench.registry import load_plugins
+
+        load_plugins(plugins)
+        self.plugins = plugins
         self.cores = cores
+        self.specs: dict[str, Any] = {}
         self.prepared: set[str] = set()
 
-    def run(self, task: dict[str, Any], send) -> dict[str, Any]:
-        spec = self.registry[task["solver"]]
-        t_prepare = 0.0
-        if spec.key not in self.prepared:
-            start = time.perf_counter()
-            if spec.prepare is not None:
-                spec.prepare()
-            t_prepare = time.perf_counter() - start
-            self.prepared.add(spec.key)
+    def solver(self, key: str) -> Any:
+        """The solver ``key``, its declaring module imported on first use."""
+        if key not in self.specs:
+            from bench.registry import load_solver
+
+            self.specs[key] = load_solver(key, self.plugins)
+        return self.specs[key]
+
+    def prepare(self, spec: Any, notify: Notify) -> float:
+        """``prepare()`` once per worker and solver (see :func:`prepare_once`); its seconds,
+        0 when already done or there is none."""
+        if spec.key in self.prepared:
+            return 0.0
+        seconds = prepare_once(spec, notify) if spec.prepare is not None else 0.0
+        self.prepared.add(spec.key)
+        return seconds
+
+    def run(self, task: dict[str, Any], send: Notify) -> dict[str, Any]:
+        spec = self.solver(task["solver"])
+        t_prepare = self.prepare(spec, lambda message: send({**message, "id": task["id"]}))
         module = instances.family(spec.family)
         instance = module.Instance.from_json(task["instance"])
         limit_threads(task["cores"])

@@ -163,3 +163,23 @@ def test_scheduler_without_dask_executor_is_refused(tmp_path):
                       str(tmp_path), cwd=ROOT)
     assert done.returncode != 0
     assert "--scheduler" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_first_run_compilation_note_reaches_the_progress_from_dask(tmp_path, monkeypatch,
+                                                                    capsys):
+    """The worker's note travels as a Dask event from the Dask worker to the progress line."""
+    from test_progress import NOOP_SUITE, PREPARED_PLUGIN
+
+    name = "test-prepared-dask"
+    plugin = tmp_path / "prepared_plugin.py"
+    plugin.write_text(PREPARED_PLUGIN.format(name=name))
+    for var, value in (("NUMBA_CACHE_DIR", tmp_path / "numba"), ("XDG_CACHE_HOME",
+                       tmp_path / "xdg"), ("PREPARE_LOG", tmp_path / "prepare.log"),
+                       ("PREPARE_SLEEP", "1.0")):
+        monkeypatch.setenv(var, str(value))
+    suite = tmp_path / "suite.toml"
+    suite.write_text(NOOP_SUITE.format(name="notes", solver=name, delay=0, count=2))
+    folder = bench.run(str(suite), plugins=(str(plugin),), results=tmp_path / "r", jobs=1,
+                       executor="dask-local")
+    assert len(bench.load(folder)) == 2
+    assert f"compiling edgematch/{name} (first run on this machine)" in capsys.readouterr().err

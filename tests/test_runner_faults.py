@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import time
 
@@ -71,3 +72,26 @@ def test_a_good_solver_is_solved_and_verified():
     assert row["status"] == "solved"
     assert row["verified"] is True
     assert row["score"] == row["max_score"] == 40
+
+
+MODULES_PLUGIN = '''
+import sys
+
+from bench.api import Outcome, solver
+
+
+@solver("test-modules", family="edgematch", paradigm="native", backend="python")
+def which_modules(instance, budget, seed):
+    """Says whether the worker imported another solver's module (or numba) to run it."""
+    return Outcome("unknown", counters={
+        "cpsat_imported": "encoders.edgematch_cpsat" in sys.modules,
+        "numba_imported": "numba" in sys.modules})
+'''
+
+
+def test_a_worker_imports_only_the_module_of_the_solver_it_runs(tmp_path):
+    plugin = tmp_path / "modules_plugin.py"
+    plugin.write_text(MODULES_PLUGIN)
+    row = bench.solve(SMALL, "test-modules", plugins=(str(plugin),), timeout=30)
+    assert row["status"] == "unknown", row["message"]
+    assert json.loads(row["counters"]) == {"cpsat_imported": 0.0, "numba_imported": 0.0}

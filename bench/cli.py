@@ -160,7 +160,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     solvers = [s.strip() for s in args.solvers.split(",")] if args.solvers else None
     directory = run_sweep(args.suite, solvers=solvers, timeout=args.timeout, mem=args.mem,
-                          jobs=args.jobs, resume=args.resume, overwrite=args.overwrite,
+                          jobs=args.jobs, repeats=args.repeats, resume=args.resume,
+                          overwrite=args.overwrite,
                           data_dir=args.data_dir, plugins=args.plugin,
                           params=_param_pairs(args.param), results=args.results,
                           name=args.name, argv=["cliffbench", *sys.argv[1:]],
@@ -474,6 +475,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="memory per run, MB (default: the suite's)")
     p.add_argument("--jobs", type=positive_number(int), metavar="N",
                    help="parallel runs (default: the suite's, else cores / cores per run)")
+    p.add_argument("--repeats", type=positive_number(int), metavar="N",
+                   help="runs of each (solver, instance) pair, each with its own seed "
+                        "(default: the suite's)")
     p.add_argument("--resume", action="store_true", help="continue a sweep: skip finished runs")
     p.add_argument("--overwrite", action="store_true", help="delete an existing sweep first")
     params(p, "for every solver of the suite that has it")

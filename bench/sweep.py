@@ -22,16 +22,18 @@ from typing import Any
 
 from bench.api import ParamError
 from bench.journal import Journal
-from bench.registry import load_solvers
+from bench.registry import load_named, load_solvers
 from bench.runner import LadderScheduler, Runner, available_cpus
 from bench.specs import InstanceRef
 from bench.store import JOURNAL, compact, environment, now, write_manifest
 from bench.suite import (
+    MAX_REPEATS,
     SolverConfig,
     Suite,
     SuiteError,
     Task,
     build_tasks,
+    checked_override,
     load_suite,
     run_key,
     solver_configs,
@@ -41,16 +43,25 @@ from bench.suite import (
 
 def prepare_sweep(suite_name: str, *, solvers: list[str] | None = None,
                   timeout: float | None = None, mem: int | None = None,
-                  params: dict[str, str] | None = None, data_dir: str | Path | None = None,
+                  repeats: int | None = None, params: dict[str, str] | None = None,
+                  data_dir: str | Path | None = None,
                   plugins: list[str] | tuple[str, ...] = ()) -> tuple[Suite, list[Task]]:
-    """Load the suite, apply the command line's overrides, and expand the run grid. Plugins the
-    suite names (``plugins = [...]``) are loaded with those of the command line."""
+    """Load the suite, apply the command line's overrides (each a finite number above zero,
+    checked before anything runs), and expand the run grid. Plugins the suite names
+    (``plugins = [...]``) are loaded with those of the command line."""
+    timeout = checked_override("timeout", timeout, float)
+    mem = checked_override("mem", mem, int)
+    repeats = checked_override("repeats", repeats, int)
+    if repeats is not None and repeats > MAX_REPEATS:
+        raise SuiteError(f"repeats must be at most {MAX_REPEATS}, got {repeats}")
     suite = load_suite(suite_name, data_dir)
     registry = load_solvers([*plugins, *suite.plugins])
     if timeout is not None:
-        suite.timeout = float(timeout)
+        suite.timeout = timeout
     if mem is not None:
-        suite.mem = int(mem)
+        suite.mem = mem
+    if repeats is not None:
+        suite.repeats = repeats
     entries = suite.solvers
     if solvers:
         named = {e["name"] for e in entries}
@@ -268,7 +279,8 @@ class Progress:
 
 def run_sweep(suite_name: str, *, solvers: list[str] | None = None,
               timeout: float | None = None, mem: int | None = None, jobs: int | None = None,
-              resume: bool = False, overwrite: bool = False, data_dir: str | Path | None = None,
+              repeats: int | None = None, resume: bool = False, overwrite: bool = False,
+              data_dir: str | Path | None = None,
               plugins: list[str] | tuple[str, ...] = (), params: dict[str, str] | None = None,
               results: str | Path = "results", name: str | None = None,
               progress: bool | None = None, argv: list[str] | None = None,
@@ -282,8 +294,10 @@ def run_sweep(suite_name: str, *, solvers: list[str] | None = None,
         raise SuiteError(f"unknown executor {executor!r} (known: {', '.join(EXECUTORS)})")
     if (executor == "dask") != (scheduler is not None):
         raise SuiteError("--scheduler ADDRESS goes with --executor dask, and only with it")
+    jobs = checked_override("jobs", jobs, int)
     suite, tasks = prepare_sweep(suite_name, solvers=solvers, timeout=timeout, mem=mem,
-                                 params=params, data_dir=data_dir, plugins=plugins)
+                                 repeats=repeats, params=params, data_dir=data_dir,
+                                 plugins=plugins)
     sweep = name or suite.name
     plugins = [*plugins, *suite.plugins]
     with sweep_lock(Path(results), sweep):
@@ -404,8 +418,12 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
 def solve_one(ref: InstanceRef, solver: str, *, timeout: float = 60.0, mem: int = 4000,
               cores: int = 1, seed: int = 1, params: dict[str, Any] | None = None,
               plugins: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
-    """One run of ``solver`` on ``ref`` through a one-worker runner; returns its row."""
-    registry = load_solvers(plugins)
+    """One run of ``solver`` on ``ref`` through a one-worker runner; returns its row. Only the
+    modules declaring the solvers ``solver`` names are imported."""
+    timeout = checked_override("timeout", timeout, float)
+    mem = checked_override("mem", mem, int)
+    cores = checked_override("cores", cores, int)
+    registry = load_named(solver, plugins)
     specs = specs_named(solver, registry)
     if ref.family not in {s.family for s in specs}:
         raise SuiteError(f"solver {solver!r} is for {', '.join(s.family for s in specs)}, the "

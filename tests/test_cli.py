@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from helpers import FAULTY, ROOT, cliffbench
 
 SPEC = "edgematch/planted:n=5,hints=2,seed=3"
@@ -194,6 +196,7 @@ def test_verify_exits_zero_only_for_a_solution(tmp_path):
 BAD_NUMBERS = [("run", "quick", "--timeout", "-1"), ("run", "quick", "--timeout", "nan"),
                ("run", "quick", "--timeout", "inf"), ("run", "quick", "--mem", "-1"),
                ("run", "quick", "--jobs", "0"), ("run", "quick", "--mem", "1.5"),
+               ("run", "quick", "--repeats", "0"),
                ("solve", SPEC, "--solver", "cpsat", "--timeout", "-5"),
                ("solve", SPEC, "--solver", "cpsat", "--mem", "-1"),
                ("solve", SPEC, "--solver", "cpsat", "--cores", "0"),
@@ -261,3 +264,30 @@ def test_export_writes_only_the_file_name_to_stdout(tmp_path):
     target = tmp_path / "model.mps"
     proc = cliffbench("export", SPEC, "--to", "mps", str(target), check=True)
     assert proc.stdout == f"{target}\n" and target.stat().st_size > 0
+
+
+def test_budgets_given_from_python_are_checked_too(tmp_path):
+    """bench.run and bench.solve take the same numbers as the command line: a SuiteError naming
+    the option, before anything runs."""
+    import bench
+    from bench.suite import SuiteError
+
+    for options in ({"timeout": -1}, {"timeout": float("nan")}, {"mem": 0}, {"jobs": 0},
+                    {"repeats": 0}, {"repeats": 10**6}, {"timeout": True}):
+        name = next(iter(options))
+        with pytest.raises(SuiteError, match=name):
+            bench.run("quick", results=tmp_path / "r", **options)
+    for options in ({"timeout": 0}, {"mem": -5}, {"cores": 0}, {"cores": 1.5}):
+        with pytest.raises(SuiteError, match=next(iter(options))):
+            bench.solve(SPEC, "cpsat", **options)
+    assert not (tmp_path / "r").exists()
+
+
+def test_repeats_from_the_command_line_multiply_the_runs(tmp_path):
+    suite = tmp_path / "s.toml"
+    suite.write_text("name = 's'\ntimeout = 20\ninstances = ['edgematch/planted:n=3,seed=1']\n"
+                     "[[solver]]\nname = 'dfs-restarts'\n")
+    cliffbench("run", str(suite), "--repeats", "3", "--results", str(tmp_path / "r"),
+               "--no-figures", check=True)
+    rows = [json.loads(line) for line in (tmp_path / "r" / "s" / "journal.jsonl").open()]
+    assert sorted((r["repeat"], r["seed"]) for r in rows) == [(0, 1), (1, 2), (2, 3)]

@@ -1,6 +1,6 @@
 """Time the HTML report of a finished sweep; prints seconds and bytes, one JSON line a build.
 
-    python bench/perf/html_report.py quick --results /work/sweeps [--repeat 3]
+    python bench/perf/html_report.py quick [--results results] [--repeat 3]
 
 Each build is what ``cliffbench report SWEEP --html FILE`` does (load the table, compute the
 report, draw the best answers, read the figures, write the page), timed from the start of

@@ -98,7 +98,13 @@ def test_every_module_has_benchmarks():
     assert names == {"benchmarks", "harness", "tiles", "sudoku", "games"}
 
 
-@pytest.mark.parametrize("name", sorted(CLASSES))
+#: Benchmarks that time a sweep's workers: they run alone when the tests run in parallel.
+TIMED = {"harness.RunnerOverhead"}
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(name, marks=(pytest.mark.serial,) if name in TIMED else ())
+    for name in sorted(CLASSES)])
 def test_benchmarks_run(results, name):
     got = results(name)
     assert got, f"{name}: no benchmark ran"
@@ -156,6 +162,7 @@ def test_encoder_model_sizes(results):
                      "ilp": (3_017, 2_560), "clique": (4_441, 8_735_645)}
 
 
+@pytest.mark.serial
 def test_runner_overhead_is_small(results):
     got = tracks(results("harness.RunnerOverhead"), "track_overhead_median")
     assert ("1",) in got and ("2-on-1-core",) in got  # "2" needs a second core

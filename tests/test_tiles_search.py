@@ -10,6 +10,7 @@ state, the budget, and unsolvable boards.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import time
@@ -52,13 +53,13 @@ def uniform(rows: int, cols: int, seed: int, goal: str = "blank-first") -> Insta
     return GENERATORS["random"]({"rows": rows, "cols": cols, "goal": goal}, seed).instance
 
 
-def ida(instance: Instance, kind: int = MANHATTAN) -> IdaSearch:
+def ida(instance: Instance, kind: int | tiles_ida.Heuristic = MANHATTAN) -> IdaSearch:
     search = IdaSearch.start(instance, kind)
     assert search.run(1 << 62) == SOLVED
     return search
 
 
-def astar(instance: Instance, kind: int = MANHATTAN) -> AStarSearch:
+def astar(instance: Instance, kind: int | tiles_ida.Heuristic = MANHATTAN) -> AStarSearch:
     search = AStarSearch(instance, kind)
     assert search.run(1 << 62) == tiles_astar.SOLVED
     return search
@@ -375,8 +376,49 @@ def test_astar_grows_its_arrays():
     assert (small.expanded, small.nodes, small.moves()) == (big.expanded, big.nodes, big.moves())
 
 
+def centre_free_manhattan(goal: str) -> tiles_ida.Heuristic:
+    """Manhattan on the 8-puzzle but for a tile in the centre cell, which counts 0: admissible
+    (never above Manhattan) and not consistent (a tile 3 moves from home that slides into the
+    centre drops h by 3). Tables of the MANHATTAN kind, so the kernels are the solvers' own."""
+    tables = board_for(3, 3, goal)
+    n = tables.ncells
+    terms = tables.manhattan.reshape(n, n).astype(np.int64)
+    terms[:, 4] = 0
+    delta = np.zeros((n, n, 4), np.int64)
+    for blank in range(n):
+        for i in range(tables.move_count[blank]):
+            d, src = tables.move_dir[blank * 4 + i], tables.move_cell[blank * 4 + i]
+            delta[:, blank, d] = terms[:, blank] - terms[:, src]
+    holed = dataclasses.replace(tables, manhattan=terms.reshape(-1).astype(np.int8),
+                                manhattan_delta=delta.reshape(-1).astype(np.int8))
+    return heuristic_tables(holed, MANHATTAN)
+
+
 @pytest.mark.parametrize("goal", ["blank-first", "blank-last"])
 def test_astar_reopens_under_an_inconsistent_heuristic_and_stays_optimal(goal):
+    """Under an admissible heuristic that is not consistent (``centre_free_manhattan``) A*
+    meets some expanded states again by cheaper paths, reopens them, and still returns optimal
+    lengths; IDA* with it too. (The same with DROPOUT's own kernels, which only the tests use,
+    is ``test_the_dropout_kernels_reopen_and_stay_optimal``, under ``-m slow``: compiling them
+    costs more than half a minute.)"""
+    dist = eight_puzzle_distances(goal)
+    h = centre_free_manhattan(goal)
+    reopened = 0
+    for seed in range(30):
+        instance = uniform(3, 3, seed, goal)
+        a = astar(instance, h)
+        assert len(a.moves()) == dist[instance.tiles]
+        assert solved_by(instance, a.moves())
+        reopened += a.reopened
+        b = ida(instance, h)
+        assert len(b.moves()) == dist[instance.tiles]
+        assert solved_by(instance, b.moves())
+    assert reopened > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("goal", ["blank-first", "blank-last"])
+def test_the_dropout_kernels_reopen_and_stay_optimal(goal):
     """DROPOUT (Manhattan where cell 0 holds an odd tile, else 0) is admissible but not
     consistent: A* meets some expanded states again by cheaper paths, reopens them, and still
     returns optimal lengths; IDA* with it too (and its per-depth state, the Manhattan value,

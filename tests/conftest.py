@@ -134,6 +134,7 @@ def group_of(nodeid: str) -> str:
     return "tiles-kernels" if Path(module).name in KERNEL_MODULES else module
 
 
+@pytest.hookimpl(optionalhook=True)  # a hook of xdist's: none without it
 def pytest_xdist_make_scheduler(config: pytest.Config, log):
     """With ``--dist loadgroup``, deal the tests a ``group_of`` at a time (xdist's own
     loadgroup reads ``xdist_group`` marks from node ids that pytest 9.2 no longer lets it

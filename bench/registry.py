@@ -185,14 +185,20 @@ def fingerprint() -> str:
 
 
 def _build_index() -> dict[str, Any]:
-    """Import every entry point, one at a time, and note which solvers each one registered."""
+    """Import every entry point, one at a time, and note which solvers each one registered;
+    a solver registered before (its module imported earlier in this process) is noted under
+    the entry point of its declaring module."""
     solvers: dict[str, Any] = {}
-    for ep in _entry_points():
+    points = _entry_points()
+    for ep in points:
         before = set(REGISTRY)
         _load_entry_point(ep)
         for key in sorted(set(REGISTRY) - before):
-            meta = REGISTRY[key].to_json()
-            solvers[key] = {"module": ep.value, "meta": meta}
+            solvers[key] = {"module": ep.value, "meta": REGISTRY[key].to_json()}
+    modules = {ep.value for ep in points}
+    for key, spec in sorted(REGISTRY.items()):
+        if key not in solvers and spec.module in modules:
+            solvers[key] = {"module": spec.module, "meta": spec.to_json()}
     global _loaded_entry_points
     _loaded_entry_points = True
     return {"version": INDEX_VERSION, "solvers": solvers}

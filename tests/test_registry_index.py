@@ -87,3 +87,12 @@ def test_an_unknown_name_lists_close_ones_from_the_index(tmp_path):
     message, imported = out.strip().split("\n")
     assert "did you mean 'alphabeta'" in message and "known: " in message
     assert not [m for m in json.loads(imported) if m.startswith(("encoders", "ortools"))]
+
+
+def test_solvers_imported_before_the_index_is_built_are_in_it(tmp_path):
+    out = run_python("import encoders.edgematch_cpsat\nfrom bench.registry import solver_index\n"
+                     "print(solver_index()['edgematch/cpsat']['module'])", str(tmp_path))
+    assert out.strip() == "encoders.edgematch_cpsat"
+    out = run_python("from bench.registry import load_named\n"
+                     "print(sorted(load_named('cpsat')))", str(tmp_path))
+    assert "edgematch/cpsat" in out and "sudoku/cpsat" in out

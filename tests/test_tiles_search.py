@@ -394,6 +394,21 @@ def centre_free_manhattan(goal: str) -> tiles_ida.Heuristic:
     return heuristic_tables(holed, MANHATTAN)
 
 
+def reopenings_on_optimal_paths(goal: str, h: int | tiles_ida.Heuristic) -> int:
+    """A* and IDA* with ``h`` on 30 uniform 8-puzzles: each path optimal (by the BFS distances)
+    and solving; the states A* reopened, summed."""
+    dist = eight_puzzle_distances(goal)
+    reopened = 0
+    for seed in range(30):
+        instance = uniform(3, 3, seed, goal)
+        a = astar(instance, h)
+        for search in (a, ida(instance, h)):
+            assert len(search.moves()) == dist[instance.tiles]
+            assert solved_by(instance, search.moves())
+        reopened += a.reopened
+    return reopened
+
+
 @pytest.mark.parametrize("goal", ["blank-first", "blank-last"])
 def test_astar_reopens_under_an_inconsistent_heuristic_and_stays_optimal(goal):
     """Under an admissible heuristic that is not consistent (``centre_free_manhattan``) A*
@@ -401,19 +416,7 @@ def test_astar_reopens_under_an_inconsistent_heuristic_and_stays_optimal(goal):
     lengths; IDA* with it too. (The same with DROPOUT's own kernels, which only the tests use,
     is ``test_the_dropout_kernels_reopen_and_stay_optimal``, under ``-m slow``: compiling them
     costs more than half a minute.)"""
-    dist = eight_puzzle_distances(goal)
-    h = centre_free_manhattan(goal)
-    reopened = 0
-    for seed in range(30):
-        instance = uniform(3, 3, seed, goal)
-        a = astar(instance, h)
-        assert len(a.moves()) == dist[instance.tiles]
-        assert solved_by(instance, a.moves())
-        reopened += a.reopened
-        b = ida(instance, h)
-        assert len(b.moves()) == dist[instance.tiles]
-        assert solved_by(instance, b.moves())
-    assert reopened > 0
+    assert reopenings_on_optimal_paths(goal, centre_free_manhattan(goal)) > 0
 
 
 @pytest.mark.slow
@@ -423,17 +426,7 @@ def test_the_dropout_kernels_reopen_and_stay_optimal(goal):
     consistent: A* meets some expanded states again by cheaper paths, reopens them, and still
     returns optimal lengths; IDA* with it too (and its per-depth state, the Manhattan value,
     is carried along the stack as a pattern database's values would be)."""
-    dist = eight_puzzle_distances(goal)
-    reopened = 0
-    for seed in range(30):
-        instance = uniform(3, 3, seed, goal)
-        a = astar(instance, DROPOUT)
-        assert len(a.moves()) == dist[instance.tiles]
-        assert solved_by(instance, a.moves())
-        reopened += a.reopened
-        b = ida(instance, DROPOUT)
-        assert len(b.moves()) == dist[instance.tiles]
-    assert reopened > 0
+    assert reopenings_on_optimal_paths(goal, DROPOUT) > 0
 
 
 # --- the registered solvers ----------------------------------------------------------------------

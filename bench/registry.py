@@ -296,10 +296,6 @@ def unknown_solver(name: str, family: str | None = None,
             f"known: {', '.join(names)}")
 
 
-def known_names(solvers: dict[str, SolverSpec]) -> str:
-    return ", ".join(sorted({s.name for s in solvers.values()}))
-
-
 def get_solver(name: str, plugins: list[str] | tuple[str, ...] = (),
                family: str | None = None) -> SolverSpec:
     """The solver a name means (see :func:`bench.api.lookup`), as a RegistryError if none."""

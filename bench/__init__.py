@@ -17,9 +17,9 @@ from typing import Any
 def load(path_or_sweep: str | Path, results: str | Path = "results") -> Any:
     """The results table of a sweep (a folder, or a name under ``results``), as a DataFrame.
 
-    Imported on first use: ``python -m bench.guard`` and the workers import ``bench`` and must
-    not pay for pandas."""
-    from bench.store import load as load_table
+    Imported on first use: ``python -m bench.execute.guard`` and the workers import ``bench`` and
+    must not pay for pandas."""
+    from bench.table.store import load as load_table
 
     return load_table(path_or_sweep, results)
 
@@ -29,7 +29,7 @@ def solve(instance: Any, solver: str, *, timeout: float = 60.0, mem: int = 4000,
           data_dir: str | Path | None = None, **params: Any) -> dict[str, Any]:
     """Run one solver on one instance (a spec string, or an Instance object) in a worker,
     check the answer, and return the run's row (the columns of the results table)."""
-    from bench.specs import InstanceRef, resolve_one
+    from bench.plan.specs import InstanceRef, resolve_one
     from instances.common import Generated
 
     if isinstance(instance, str):
@@ -37,15 +37,15 @@ def solve(instance: Any, solver: str, *, timeout: float = 60.0, mem: int = 4000,
     else:
         family = instance.to_json()["family"]
         ref = InstanceRef(family, Generated(instance), source="python")
-    from bench.sweep import solve_one
+    from bench.execute.sweep import solve_one
 
     return solve_one(ref, solver, timeout=timeout, mem=mem, cores=cores, seed=seed,
                      params=params, plugins=plugins)
 
 
 def run(suite: str, **options: Any) -> Path:
-    """Run a suite (see ``bench.sweep.run_sweep`` for the options); returns its folder."""
-    from bench.sweep import run_sweep
+    """Run a suite (see ``bench.execute.sweep.run_sweep`` for the options); returns its folder."""
+    from bench.execute.sweep import run_sweep
 
     return run_sweep(suite, **options)
 

@@ -17,17 +17,18 @@ it stops on its own, but the runner kills it at the budget plus a grace whatever
 
 Built-in solvers use exactly this decorator and are found through the same entry-point group
 (``cliffbench.solvers``) as third-party plugins. This module imports nothing of the project
-but ``instances/``.
+but ``instances/`` and ``bench.names`` (the "did you mean" of its messages).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-FAMILIES = ("edgematch", "tiles", "sudoku", "games")
+from bench.names import did_you_mean
+
 PARADIGMS = ("sat", "xcc", "cpsat", "ilp", "clique", "native")
 CLAIMS = ("solved", "optimal", "infeasible", "unknown")
 
@@ -196,8 +197,11 @@ REGISTRY: dict[str, SolverSpec] = {}
 
 def register(spec: SolverSpec) -> SolverSpec:
     """Add a solver; registering the same family/name from another module is an error."""
-    if spec.family not in FAMILIES:
-        raise ValueError(f"solver {spec.name!r}: unknown family {spec.family!r}")
+    from instances import family_names
+
+    if spec.family not in family_names():
+        raise ValueError(f"solver {spec.name!r}: unknown family {spec.family!r} (declared "
+                         f"families: {', '.join(family_names())})")
     if spec.paradigm not in PARADIGMS:
         raise ValueError(f"solver {spec.name!r}: unknown paradigm {spec.paradigm!r}")
     if "/" in spec.name:
@@ -209,27 +213,46 @@ def register(spec: SolverSpec) -> SolverSpec:
     return spec
 
 
-def matching(name: str, family: str | None = None) -> list[SolverSpec]:
-    """The registered solvers a user's name means: ``family/name``, or ``name`` in every family
-    (in ``family`` only, when given), in family order."""
+def solver_keys(name: str, keys: Iterable[str], family: str | None = None) -> list[str]:
+    """The solver keys (``family/name``) among ``keys`` that a user's name means, sorted:
+    ``family/name`` means that one, a plain ``name`` the solver of that name in every family
+    (in ``family`` only, when given). The one resolution of solver names: the registry, the
+    solver index and suites all resolve through it."""
     if "/" in name:
         family_part, name = name.split("/", 1)
         if family is not None and family_part != family:
             return []
         family = family_part
-    return sorted((s for s in REGISTRY.values()
-                   if s.name == name and (family is None or s.family == family)),
-                  key=lambda s: s.key)
+    return sorted(key for key in set(keys) if key.split("/", 1)[1] == name
+                  and (family is None or key.split("/", 1)[0] == family))
+
+
+def unknown_solver(name: str, names: Iterable[str], family: str | None = None) -> str:
+    """The message for a name that means no solver: the close ones among ``names`` (solver
+    names without family), then all of them. ``family``: the one asked for, else the
+    ``family/`` part of ``name``."""
+    if "/" in name:
+        family_part, name = name.split("/", 1)
+        family = family or family_part
+    known = sorted(set(names))
+    where = f" for {family}" if family else ""
+    return (f"unknown solver {name!r}{where}{did_you_mean(name, known)}; "
+            f"known: {', '.join(known)}")
+
+
+def matching(name: str, family: str | None = None) -> list[SolverSpec]:
+    """The registered solvers a user's name means (:func:`solver_keys`), in family order."""
+    return [REGISTRY[key] for key in solver_keys(name, REGISTRY, family)]
 
 
 def lookup(name: str, family: str | None = None) -> SolverSpec:
     """The one solver ``name`` means (``sat`` with ``family="sudoku"``, or ``sudoku/sat``);
-    KeyError when none or several (the message lists them)."""
+    KeyError when none (:func:`unknown_solver`'s message) or several (the message lists them)."""
     found = matching(name, family)
     if len(found) == 1:
         return found[0]
     if not found:
-        raise KeyError(f"no solver {name!r}" + (f" for {family}" if family else ""))
+        raise KeyError(unknown_solver(name, (s.name for s in REGISTRY.values()), family))
     raise KeyError(f"solver {name!r} exists in several families "
                    f"({', '.join(s.family for s in found)}): say which, e.g. {found[0].key!r}")
 

@@ -1,5 +1,5 @@
 """The ``cliffbench`` command: list, run, report, figures, show, solve, verify, gen, export,
-data, pdb.
+data, and the commands the families add (the tiles' ``pdb``).
 
 Every error a user can cause (a malformed file, an unknown solver, a bad parameter, a suite that
 does not parse, a budget that is not a positive number) is one line on stderr naming the file,
@@ -21,60 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.api import ParamError
-
-EXIT_USAGE = 2
-
-
-class HelpWithDefaults(argparse.HelpFormatter):
-    """Each option's help ends with its default, where it has one worth saying (not None,
-    False or an empty list, and not when the help already says it)."""
-
-    def _get_help_string(self, action: argparse.Action) -> str:
-        text = action.help or ""
-        default = action.default
-        if ("default" in text or default in (None, False, [], argparse.SUPPRESS)
-                or not action.option_strings):
-            return text
-        return f"{text} (default: %(default)s)"
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse with one-line errors (``cliffbench run: error: ...``) and defaults in the help."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", HelpWithDefaults)
-        super().__init__(*args, **kwargs)
-
-    def error(self, message: str) -> Any:
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-
-def positive_number(kind: type) -> Any:
-    """An argparse type: a finite number above zero (a budget, a count of jobs or cores)."""
-
-    def parse(text: str) -> Any:
-        try:
-            value = kind(text)
-            if not math.isfinite(value) or value <= 0:
-                raise ValueError
-        except (TypeError, ValueError, OverflowError):
-            noun = "whole number" if kind is int else "number"
-            raise argparse.ArgumentTypeError(f"must be a positive {noun}, got {text!r}") from None
-        return value
-
-    parse.__name__ = f"positive {kind.__name__}"
-    return parse
-
-
-def integer(text: str) -> int:
-    """An argparse type: a whole number (a seed may be 0)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text!r}")
-    return value
+from bench.cliargs import EXIT_USAGE, Parser, integer, positive_number
 
 
 def _param_pairs(items: list[str]) -> dict[str, str]:
@@ -108,7 +55,7 @@ def solver_listing(plugins: list[str]) -> list[dict[str, Any]]:
     """Every solver's metadata (``SolverSpec.to_json``), sorted by key: installed ones from the
     solver index (no solver module imported), plugin files' from their import."""
     from bench.api import REGISTRY
-    from bench.registry import load_plugins, solver_index
+    from bench.plan.registry import load_plugins, solver_index
 
     metas = {key: entry["meta"] for key, entry in solver_index().items()}
     load_plugins(plugins)
@@ -118,14 +65,15 @@ def solver_listing(plugins: list[str]) -> list[dict[str, Any]]:
 
 def cmd_list(args: argparse.Namespace) -> int:
     import instances
-    from bench.suite import shipped_suites
+    from bench.plan.suite import shipped_suites
 
     families = instances.families()
     data = {
-        "families": [{"name": n, "suffixes": list(m.SUFFIXES)} for n, m in families.items()],
+        "families": [{"name": n, "summary": m.summary, "suffixes": list(m.suffixes)}
+                     for n, m in families.items()],
         "generators": [{"name": f"{n}/{g.name}", "family": n, "doc": g.doc,
                         "params": {k: d for k, (d, _) in g.params.items()}}
-                       for n, m in families.items() for g in m.GENERATORS.values()],
+                       for n, m in families.items() for g in m.generators.values()],
         "solvers": solver_listing(args.plugin),
         "suites": [{"name": k, "description": v} for k, v in shipped_suites().items()],
     }
@@ -156,7 +104,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 # -- run / report --------------------------------------------------------------------------------
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from bench.sweep import run_sweep
+    from bench.execute.sweep import run_sweep
 
     solvers = [s.strip() for s in args.solvers.split(",")] if args.solvers else None
     directory = run_sweep(args.suite, solvers=solvers, timeout=args.timeout, mem=args.mem,
@@ -166,15 +114,15 @@ def cmd_run(args: argparse.Namespace) -> int:
                           params=_param_pairs(args.param), results=args.results,
                           name=args.name, argv=["cliffbench", *sys.argv[1:]],
                           executor=args.executor, scheduler=args.scheduler)
-    from bench.report import terminal_summary
-    from bench.store import load
+    from bench.table.store import load
+    from bench.views.report import terminal_summary
 
     table = load(directory)  # once, for the summary and the figures
     print(terminal_summary(table, directory.name))
     print(f"\nresults: {directory}/runs.parquet (journal.jsonl, manifest.json)")
     if args.no_figures:
         return 0
-    from bench.figures import make_figures
+    from bench.views.figures import make_figures
 
     made = make_figures(table, directory / "figures", sweep=directory.name, formats=("png",))
     print(f"figures: {directory / 'figures'} ({sum(p.suffix == '.png' for p in made)} PNG, "
@@ -183,8 +131,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def _report_text(sweep: str | Path, fmt: str, results: str = "results") -> str:
-    from bench.report import build_report, render
-    from bench.store import load, sweep_dir
+    from bench.table.store import load, sweep_dir
+    from bench.views.report import render
+    from bench.views.stats import build_report
 
     directory = sweep_dir(sweep, results)
     return render(build_report(load(directory), sweep=directory.name), fmt)
@@ -192,7 +141,7 @@ def _report_text(sweep: str | Path, fmt: str, results: str = "results") -> str:
 
 def cmd_report(args: argparse.Namespace) -> int:
     if args.html:
-        from bench.html import write_html
+        from bench.views.html import write_html
 
         print(write_html(args.sweep, args.html, args.results))
         return 0
@@ -201,11 +150,11 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_figures(args: argparse.Namespace) -> int:
-    from bench.figures import make_figures
-    from bench.store import load, sweep_dir
+    from bench.table.store import load, sweep_dir
+    from bench.views.figures import make_figures
 
     if args.run:  # run (or resume) the suite of that name first: one command, every figure
-        from bench.sweep import run_sweep
+        from bench.execute.sweep import run_sweep
 
         run_sweep(args.sweep, timeout=args.timeout, jobs=args.jobs, resume=True,
                   data_dir=args.data_dir, plugins=args.plugin, results=args.results,
@@ -221,8 +170,8 @@ def cmd_figures(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     import instances
-    from bench.pictures import draw
-    from bench.specs import resolve_one
+    from bench.plan.specs import resolve_one
+    from bench.views.pictures import draw
 
     ref = resolve_one(args.instance, args.data_dir)
     solution = None
@@ -239,8 +188,8 @@ SOLVE_KEYS = ("status", "verified", "verdict", "score", "max_score", "objective"
 
 def cmd_solve(args: argparse.Namespace) -> int:
     import instances
-    from bench.specs import resolve_one
-    from bench.sweep import solve_one
+    from bench.execute.sweep import solve_one
+    from bench.plan.specs import resolve_one
 
     ref = resolve_one(args.instance, args.data_dir)
     row = solve_one(ref, args.solver, timeout=args.timeout, mem=args.mem, cores=args.cores,
@@ -268,7 +217,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if counters:
             print("counters " + ", ".join(f"{k}={v:g}" for k, v in sorted(counters.items())))
         if solution_json is not None:
-            solution = module.Solution.from_json(solution_json, ref.instance)
+            solution = module.solution_from_json(solution_json, ref.instance)
             print(module.render(ref.instance, solution))
     return 0 if out["status"] not in ("wrong", "error", "crash") else 1
 
@@ -280,7 +229,7 @@ def score_text(score: float, max_score: float) -> str:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     import instances
-    from bench.specs import resolve_one
+    from bench.plan.specs import resolve_one
 
     ref = resolve_one(args.instance, args.data_dir)
     module = instances.family(ref.family)
@@ -309,14 +258,14 @@ def verify_exit_status(verdict: Any, partial: bool) -> int:
 
 def cmd_gen(args: argparse.Namespace) -> int:
     import instances
-    from bench.specs import resolve
+    from bench.plan.specs import resolve
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for ref in resolve(args.spec, args.data_dir):
         module = instances.family(ref.family)
         name = getattr(ref.instance, "name", "") or ref.instance_id
-        path = out / f"{name}{module.SUFFIXES[0]}"
+        path = out / f"{name}{module.suffixes[0]}"
         secret = None if args.no_solution else ref.generated.secret
         module.write_file(path, ref.instance, secret)
         print(path)
@@ -326,8 +275,8 @@ def cmd_gen(args: argparse.Namespace) -> int:
 # -- export ---------------------------------------------------------------------------------------
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from bench.registry import load_solvers
-    from bench.specs import resolve_one
+    from bench.plan.registry import load_solvers
+    from bench.plan.specs import resolve_one
 
     ref = resolve_one(args.instance, args.data_dir)
     registry = load_solvers(args.plugin)
@@ -363,76 +312,6 @@ def stdout_to_stderr() -> Iterator[None]:
         sys.stdout.flush()
         os.dup2(saved, 1)
         os.close(saved)
-
-
-# -- pdb ----------------------------------------------------------------------------------------
-
-def cmd_pdb(args: argparse.Namespace) -> int:
-    """Build a partition's pattern databases into the cache (a bar by BFS layer, then time and
-    memory), or describe one file."""
-    import resource
-    import time
-
-    from searches import tiles_pdb as pdb
-    from searches import tiles_pdb_encode as encode
-    from searches import tiles_pdb_store as store
-
-    try:
-        if args.pdb_command == "info":
-            for key, value in store.describe(args.file).items():
-                print(f"{key:14s} {value}")
-            return 0
-        rows, cols = pdb.puzzle_shape(args.puzzle)
-        part = pdb.partition(args.partition, rows, cols, args.goal)
-        pdb.check_combination(args.rule, args.encoding, False, rows, cols, args.goal)
-        param = encode.check_encoding(args.encoding, args.param)
-        cache = Path(args.cache) if args.cache else store.default_cache()
-        from rich.console import Console
-        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-        console = Console(stderr=True)
-        bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
-                       TextColumn("layer {task.completed:>3.0f}"), TimeElapsedColumn(),
-                       TextColumn("{task.fields[states]}"), console=console,
-                       disable=not console.is_terminal)
-
-        def size(b: float) -> str:
-            return next(f"{b / 1000 ** i:.1f} {u}B" for i, u in ((3, "G"), (2, "M"), (1, "k"))
-                        if b >= 1000 ** i) if b >= 1000 else f"{int(b)} B"
-
-        start = time.perf_counter()
-        total = 0
-        with bar:
-            for j, tiles in enumerate(part.patterns):
-                pattern = part.pattern(j)
-                task = bar.add_task(f"pattern {j + 1}/{len(part.patterns)} ({pattern.k} tiles)",
-                                    total=None, states="")
-
-                def progress(layer: int, expanded: int, seconds: float, task=task) -> None:
-                    bar.update(task, completed=layer + 1, states=f"{expanded:,} states")
-
-                t = time.perf_counter()
-                got, source = store.cached(pattern, args.rule, args.encoding, param, cache,
-                                           threads=args.threads, progress=progress)
-                bar.update(task, total=bar.tasks[task].completed or 1,
-                           completed=bar.tasks[task].completed or 1)
-                total += got.payload.size
-                what = "loaded from the cache" if source == "cache" else source
-                print(f"pattern {','.join(map(str, tiles))}: {what} in "
-                      f"{time.perf_counter() - t:.1f} s, {size(got.payload.size)} "
-                      f"({args.encoding}), saturated {got.saturated}")
-                print(f"  {cache / store.file_name(pattern, args.rule, args.encoding, param)}",
-                      flush=True)
-        entries = sum(part.pattern(j).size for j in range(len(part.patterns)))
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        print(f"total {time.perf_counter() - start:.1f} s, {size(total)} of tables, "
-              f"peak memory {peak:.0f} MB")
-        print("sizes by encoding: " + ", ".join(
-            f"{e} {size(b)}" for e, b in store.sizes(entries, param or 8).items()))
-        return 0
-    except ValueError as exc:  # PDBError, PDBFileError, bad numbers
-        print(f"cliffbench: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
 
 
 # -- the parser -----------------------------------------------------------------------------------
@@ -567,31 +446,13 @@ def build_parser() -> argparse.ArgumentParser:
     common(p)
     p.set_defaults(func=cmd_gen)
 
-    from bench.data import add_data_parser
+    from bench.data.fetch import add_data_parser
 
     add_data_parser(sub)
 
-    p = sub.add_parser("pdb", help="sliding-tile pattern databases: build into the cache, info")
-    pdb_sub = p.add_subparsers(dest="pdb_command", required=True, metavar="ACTION",
-                               parser_class=Parser)
-    b = pdb_sub.add_parser("build", help="build (or load, or encode) a partition's tables")
-    b.add_argument("--puzzle", default="15", help="8, 15, 24 or ROWSxCOLS")
-    b.add_argument("--partition", required=True,
-                   help="a preset (4-4-4-3, 5-5-5, 6-6-3, 7-8, 6-6-6-6, 4-4, ...) or tile "
-                        "lists 1,2,3/4,5,6")
-    b.add_argument("--rule", default="minimized", help="ignored or minimized")
-    b.add_argument("--encoding", default="nibble",
-                   help="byte, nibble, mod3, bit, minnibble")
-    b.add_argument("--param", type=integer, default=0, help="minnibble group (a power of 2)")
-    b.add_argument("--goal", default="blank-first", help="blank-first or blank-last")
-    b.add_argument("--cache", metavar="DIR",
-                   help="cache directory (default $CLIFFBENCH_PDB_CACHE or "
-                        "~/.cache/cliffbench/pdb)")
-    b.add_argument("--threads", type=positive_number(int), metavar="N",
-                   help="numba threads (default: all)")
-    i = pdb_sub.add_parser("info", help="describe and check a table file")
-    i.add_argument("file", help="a pattern-database file")
-    p.set_defaults(func=cmd_pdb)
+    from bench.plan.family_index import add_family_commands
+
+    add_family_commands(sub)
     return parser
 
 
@@ -609,8 +470,8 @@ def version() -> str:
 def usage_errors() -> tuple[type[BaseException], ...]:
     """The exception types that mean bad input, from the modules this run imported (a module
     that was never imported raised nothing): one line and exit 2, never a traceback."""
-    where = {"bench.api": "ParamError", "bench.registry": "RegistryError",
-             "bench.runner": "RunnerError", "bench.suite": "SuiteError",
+    where = {"bench.api": "ParamError", "bench.plan.registry": "RegistryError",
+             "bench.execute.runner": "RunnerError", "bench.plan.suite": "SuiteError",
              "instances.common": "InstanceError"}
     found: list[type[BaseException]] = [FileNotFoundError]
     for module_name, name in where.items():

@@ -28,13 +28,12 @@ memory; so is one whose estimated peak exceeds the run's memory budget.
 
 Building. The compatibility of two cells is one vectorised NumPy block (different pieces,
 equal colours on the shared join) written into a boolean upper-triangular adjacency matrix.
-igraph's abi3 wheels have no zero-copy way in: an (m, 2) edge array is read pair by pair
-(about 2.5 us per edge), a list of pairs about 1.2 us per edge plus ~130 bytes of Python
-objects per edge, while ``Graph.Adjacency`` on the matrix as lists reads about 0.3 us per edge.
-Memory at the peak is about 16 bytes per vertex pair (the Python lists and igraph's float
-copy of the matrix) plus 48 bytes per edge (igraph's edge vector and graph), plus V^2 / 8
-bytes for Cliquer's bitset copy when the search starts: about 90 bytes per edge on these dense
-graphs (8x8 with 5 hints: 8.7 M edges, 0.8 GB; the default 50 M edges is about 4 GB).
+igraph's abi3 wheels have no zero-copy way in: an (m, 2) edge array is read pair by pair, and
+a list of pairs costs Python objects per edge, while ``Graph.Adjacency`` on the matrix as lists
+is the fastest way in. Memory at the peak is about 16 bytes per vertex pair (the Python lists
+and igraph's float copy of the matrix) plus 48 bytes per edge (igraph's edge vector and graph),
+plus V^2 / 8 bytes for Cliquer's bitset copy when the search starts: about 90 bytes per edge on
+these dense graphs, so the default ``max_edges`` of 50 M is about 4 GB.
 
 Search. igraph has three exact searches, and only one stops at the first board:
 
@@ -67,7 +66,7 @@ from importlib.metadata import version
 import numpy as np
 
 from bench.api import Budget, Outcome, Param, solver
-from encoders.edgematch_placements import (
+from encoders.support.edgematch_placements import (
     Placement,
     cell_placements,
     interior_joins,

@@ -28,7 +28,7 @@ is ``optimal`` when CP-SAT proves its score best, else ``unknown`` with the best
 Piece indices are the instance's internal 0..P-1; rotations follow
 ``instances.edgematch.model`` (after ``rot`` clockwise quarter turns side ``s`` shows listed
 edge ``(s - rot) % 4``); cells, sides and joins are numbered as in
-``encoders.edgematch_placements``.
+``encoders.support.edgematch_placements``.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from typing import Any
 import ortools
 
 from bench.api import Budget, Outcome, Param, solver
-from encoders.edgematch_placements import (
+from encoders.support.edgematch_placements import (
     Frame,
     check_hints,
     fits_frame,
@@ -50,10 +50,9 @@ from encoders.edgematch_placements import (
     per_frame_pattern,
     symmetry_pin,
 )
+from encoders.support.margin import time_limit
 from instances.edgematch.model import Instance, Solution, rotated
 
-# Kept off the budget for reading the response back, so the solver stops before the watchdog.
-MARGIN_S = 0.05
 CHANNELS = ("table", "element")
 SYMMETRY = ("hints", "none")
 MAXIMIZE = ("none", "joins")
@@ -253,11 +252,6 @@ def _read_solution(cp_solver: Any, instance: Instance, enc: Encoding) -> Solutio
     return Solution(instance.rows, instance.cols, cells)
 
 
-def _time_limit(budget: Budget) -> float:
-    """What is left of the budget, minus a margin that shrinks with tiny budgets."""
-    return budget.remaining() - min(MARGIN_S, 0.05 * budget.wall_s)
-
-
 def _outcome(status: Any, cp_solver: Any, instance: Instance, enc: Encoding) -> Outcome:
     """Map CP-SAT's status to the harness's claims; an invalid model is a bug, so it raises."""
     from ortools.sat.python import cp_model
@@ -325,7 +319,7 @@ def solve(instance: Instance, budget: Budget, seed: int, workers: int = 0,
     proto = enc.model.proto
     sizes = {"model_vars": len(proto.variables), "model_constraints": len(proto.constraints)}
     t_encode = time.perf_counter() - start
-    limit = _time_limit(budget)
+    limit = time_limit(budget)
     if limit <= 0:
         return Outcome("unknown", t_encode=t_encode, t_solve=0.0, **sizes)
     cp_solver = cp_model.CpSolver()

@@ -1,13 +1,14 @@
 """Edge matching as a 0-1 integer program, solved by HiGHS (highspy) or by CBC (PuLP).
 
-One model builder, two backends (``encoders.ilp_backends``), so the two MIP solvers answer the
-very same rows and columns (and ``cliffbench export --to mps|lp`` writes that model). Its shape:
+One model builder, two backends (``encoders.support.ilp_backends``), so the two MIP solvers
+answer the very same rows and columns (and ``cliffbench export --to mps|lp`` writes that
+model). Its shape:
 
 - **Placements.** A binary ``x[cell, piece, rot]`` per frame-legal orientation (grey exactly on
   the cell's outer sides), a symmetric piece's repeated looks once; a hinted cell keeps only its
   pinned placement, with its column fixed to 1, and the hinted piece leaves every other cell.
-  These are ``encoders.edgematch_placements.cell_placements``, shared so every encoder prunes
-  alike.
+  These are ``encoders.support.edgematch_placements.cell_placements``, shared so every encoder
+  prunes alike.
 - ``cell_c``: one placement per cell (= 1); ``piece_p``: one placement per piece (= 1).
 - **Seam colours.** Per interior join ``j`` a binary ``y[j, k]`` per colour ``k`` both of its
   cells can show there.
@@ -45,11 +46,11 @@ is a proof: relative gap 0, absolute gap 0.999); otherwise ``unknown`` with the 
 board, whose score the harness records. A cell or piece left with no placement at all is
 ``infeasible`` before any solver runs (``counters["empty_rows"]``).
 
-Backends: how each is driven and held to the budget is ``encoders.ilp_backends``'s. In score
-mode HiGHS's improving-solution callback records ``score_trace``. Neither solver looks at the
-clock everywhere: in root processing HiGHS overran a 2.45 s limit by 0.6 s (7x7, score mode)
-and CBC a 0.53 s limit by 2.7 s (8x8, feasibility; CBC's pump and heuristics on the zero
-objective), both measured under load. There the runner's kill (the worker's process group, CBC
+Backends: how each is driven and held to the budget is ``encoders.support.ilp_backends``'s. In
+score mode HiGHS's improving-solution callback records ``score_trace``. Neither solver looks at
+the clock everywhere: in root processing both can overrun their time limit by a large part of
+it (CBC's feasibility pump and heuristics on the zero objective most). There the runner's
+kill (the worker's process group, CBC
 included, at the budget plus its grace) is the limit, and the row says ``timeout``; CBC ignores
 SIGINT meanwhile, so it cannot be asked to stop early and keep its incumbent. CBC's work
 counters and the score-mode trace are read back from CBC's log, which PuLP writes to a file:
@@ -59,8 +60,8 @@ estimated from CBC's total wall time).
 
 Piece indices are the instance's 0..P-1; rotations follow ``instances.edgematch.model`` (after
 ``rot`` clockwise quarter turns side ``s`` shows listed edge ``(s - rot) % 4``); joins are
-numbered as ``encoders.edgematch_placements.interior_joins`` (horizontal ones row-major, then
-vertical ones). Column names in exports: ``x_CELL_PIECE_ROT``, ``y_JOIN_COLOUR``.
+numbered as ``encoders.support.edgematch_placements.interior_joins`` (horizontal ones
+row-major, then vertical ones). Column names in exports: ``x_CELL_PIECE_ROT``, ``y_JOIN_COLOUR``.
 """
 
 from __future__ import annotations
@@ -75,15 +76,16 @@ import numpy as np
 import pulp
 
 from bench.api import Budget, Outcome, Param, solver
-from encoders import ilp_backends as backends
-from encoders.edgematch_placements import (
+from encoders.support import ilp_backends as backends
+from encoders.support.edgematch_placements import (
     Join,
     cell_placements,
     hint_positions,
     interior_joins,
     join_domains,
 )
-from encoders.ilp_backends import HIGHS_VERSION, INF, PULP_IO, Program, parse_cbc_log
+from encoders.support.ilp_backends import HIGHS_VERSION, INF, PULP_IO, Program, parse_cbc_log
+from encoders.support.margin import time_limit
 from instances.edgematch.model import Instance, Solution
 
 MAXIMIZE = ("none", "joins")
@@ -394,7 +396,7 @@ def trivial(model: Model, budget: Budget) -> Outcome | None:
         out = Outcome("infeasible")
         out.counters["empty_rows"] = float(len(model.empty_rows))
         return out
-    if backends.time_limit(budget) <= 0:
+    if time_limit(budget) <= 0:
         return Outcome("unknown")
     return None
 
@@ -442,7 +444,7 @@ def solve_highs(instance: Instance, budget: Budget, seed: int, maximize: str = "
     if early is not None:
         return early
     h = backends.to_highs(model)
-    limit = backends.time_limit(budget)
+    limit = time_limit(budget)
     backends.configure_highs(h, limit, budget.cores, seed or 0, log, **HIGHS_GAPS)
     backends.stop_at(h, time.monotonic() + limit)
     trace: list[tuple[float, float]] = []
@@ -466,7 +468,7 @@ def solve_cbc(instance: Instance, budget: Budget, seed: int, maximize: str = "no
     t_build = time.perf_counter()
     prob, xs = backends.to_pulp(model)
     t_encode = time.perf_counter() - t0
-    limit = backends.time_limit(budget) - PULP_IO * (time.perf_counter() - t_build)
+    limit = time_limit(budget) - PULP_IO * (time.perf_counter() - t_build)
     if limit <= 0:
         return backends.sized(Outcome("unknown"), model, t_encode, 0.0)
     text, took = backends.run_cbc(prob, limit, budget.cores, seed or 0, log, **CBC_GAPS)

@@ -3,7 +3,7 @@
 The model, in the order it is built:
 
 - **Placements.** One Boolean ``x[cell, piece, rot]`` per placement of
-  ``encoders.edgematch_placements``, that is per *frame-legal* orientation: grey
+  ``encoders.support.edgematch_placements``, that is per *frame-legal* orientation: grey
   exactly on the cell's outer sides, so a corner cell keeps about one orientation of each corner
   piece and nothing else. Rotations of a piece that show the same four colours (a piece like
   ``(a, b, a, b)``) are kept once, since they are the same placement to every constraint.
@@ -27,7 +27,7 @@ There is no symmetry breaking and no objective: the answer is ``solved``, ``infe
 rotation), then seam colours, then the auxiliary variables of the at-most-one encodings;
 ``write_cnf`` states the same rule in its DIMACS header and lists the first two kinds.
 
-Time limits, the engines and the clause store are ``encoders.sat_engine``'s: the MiniSat
+Time limits, the engines and the clause store are ``encoders.support.sat_engine``'s: the MiniSat
 family is interrupted at the budget and answers ``unknown``; CaDiCaL, Lingeling and Kissat cannot
 be, and the runner's watchdog kills the worker (status ``timeout``).
 """
@@ -44,8 +44,8 @@ import pysat
 from pysat.card import CardEnc, EncType
 
 from bench.api import Budget, Outcome, Param, solver
-from encoders import sat_engine
-from encoders.edgematch_placements import (
+from encoders.support import sat_engine
+from encoders.support.edgematch_placements import (
     Join,
     Placement,
     cell_placements,
@@ -56,7 +56,8 @@ from encoders.edgematch_placements import (
     interior_joins,
     join_domains,
 )
-from encoders.sat_engine import ENGINES, Cnf
+from encoders.support.margin import stop_time
+from encoders.support.sat_engine import ENGINES, Cnf
 from instances.edgematch.model import Instance, Solution
 
 AMO_ENCODINGS = ("pairwise", "seqcounter", "ladder", "bitwise", "totalizer", "mtotalizer",
@@ -287,7 +288,7 @@ def solve(instance: Instance, budget: Budget, seed: int, amo: str = DEFAULT_AMO,
                       model_constraints=enc.cnf.nclauses, t_solve=0.0)
         enc.cnf.blocks.clear()  # the solver holds the clauses now
         out.t_encode = time.perf_counter() - start
-        limit = sat_engine.stop_time(budget) - time.monotonic()
+        limit = stop_time(budget) - time.monotonic()
         if limit > 0:
             start = time.perf_counter()
             answer = sat_engine.run_engine(sat, engine, limit)

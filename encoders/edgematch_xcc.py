@@ -7,7 +7,7 @@ natively. The model:
 - primary items: one per cell (``r3c4``) and one per piece (``p17``, its external id);
 - secondary items: one per interior join, ``h3c4`` between cells (3,4) and (3,5), ``v3c4``
   between (3,4) and (4,4);
-- one option per placement of ``encoders.edgematch_placements``, i.e. per (cell, piece,
+- one option per placement of ``encoders.support.edgematch_placements``, i.e. per (cell, piece,
   rotation) that shows grey exactly on the cell's frame sides, covering the cell, the piece,
   and each join of the cell coloured with the colour the piece shows there. Rotations of a
   symmetric piece that show the same colours are kept once (the lowest), so the count is of
@@ -39,22 +39,20 @@ from importlib.metadata import version
 from pathlib import Path
 
 from bench.api import Budget, Outcome, Param, solver
-from encoders import xcc
-from encoders.edgematch_placements import (
+from encoders.support import xcc
+from encoders.support.edgematch_placements import (
     Placement,
     cell_placements,
     frame_sides,  # noqa: F401  (re-exported, as the tests reach it)
     join_of,
     open_sides,
 )
+from encoders.support.margin import stop_time
 from instances.common import InstanceError
 from instances.edgematch.model import Instance, Solution
 
 # One-character colour names, as dlx2 requires: 0-9a-zA-Z.
 CHARS = string.digits + string.ascii_lowercase + string.ascii_uppercase
-# Kept off the budget when counting, so the answer is back before the watchdog.
-MARGIN_S = 0.05
-
 
 @dataclass(frozen=True)
 class Model:
@@ -204,7 +202,7 @@ def _first(instance: Instance, model: Model) -> tuple[Outcome, int]:
 def _count(instance: Instance, model: Model, budget: Budget) -> tuple[Outcome, int, bool]:
     """Count within the budget; ``unknown`` (with the first board and the partial count) when
     the budget ran out between two solutions."""
-    stop = budget.deadline - min(MARGIN_S, 0.05 * budget.wall_s)
+    stop = stop_time(budget)
     count = xcc.count_solutions(model.problem, deadline=stop)
     board = None if count.first is None else to_solution(instance, model, count.first)
     if not count.complete:
@@ -223,16 +221,10 @@ PARAMS = [
         params=PARAMS, prepare=prepare, exports={"dlx": write_dlx})
 def solve(instance: Instance, budget: Budget, seed: int, count: bool = False) -> Outcome:
     """Exact cover with colours (Algorithm C): cells and pieces primary, joins coloured."""
-    start = time.perf_counter()
-    model = build(instance)
-    problem = model.problem
-    _ = problem.arrays  # built here, so that the encoding time holds it
-    t_encode = time.perf_counter() - start
-    counters: dict[str, float] = {"options": len(problem.options), "items": len(problem.items),
-                                  "symmetry_factor": symmetry_factor(instance)}
-    sizes = {"model_vars": len(problem.items), "model_constraints": len(problem.options)}
+    model, t_encode = xcc.encoded(build, instance)
+    counters: dict[str, float] = {"symmetry_factor": symmetry_factor(instance)}
     if budget.remaining() <= 0:
-        return Outcome("unknown", counters=counters, t_encode=t_encode, t_solve=0.0, **sizes)
+        return xcc.sized(Outcome("unknown", counters=counters), model.problem, t_encode, 0.0)
     start = time.perf_counter()
     if count:
         out, found, complete = _count(instance, model, budget)
@@ -241,8 +233,6 @@ def solve(instance: Instance, budget: Budget, seed: int, count: bool = False) ->
             counters["classes"] = found // counters["symmetry_factor"]
     else:
         out, found = _first(instance, model)
-    out.t_encode, out.t_solve = t_encode, time.perf_counter() - start
     out.counters = {**counters, "solutions": found}
-    out.model_vars, out.model_constraints = sizes["model_vars"], sizes["model_constraints"]
-    return out
+    return xcc.sized(out, model.problem, t_encode, time.perf_counter() - start)
 

@@ -26,11 +26,9 @@ from typing import Any
 import ortools
 
 from bench.api import Budget, Outcome, Param, solver
-from encoders.sudoku_model import answer, units
+from encoders.support.margin import time_limit
+from encoders.support.sudoku_model import answer, units
 from instances.sudoku import Instance
-
-# Kept off the budget for reading the response back, so the solver stops before the watchdog.
-MARGIN_S = 0.05
 
 
 def build(instance: Instance) -> tuple[Any, list[Any]]:
@@ -69,7 +67,7 @@ def _run(cp_solver: Any, model: Any, budget: Budget, work: dict[str, float]) -> 
     """One solve within what is left of the budget; its status (None: no time left)."""
     from ortools.sat.python import cp_model
 
-    limit = budget.remaining() - min(MARGIN_S, 0.05 * budget.wall_s)
+    limit = time_limit(budget)
     if limit <= 0:
         return None
     cp_solver.parameters.max_time_in_seconds = limit

@@ -1,6 +1,6 @@
 """Sudoku as a 0-1 feasibility program, solved by HiGHS (highspy) or by CBC (PuLP's binary).
 
-One model, two backends (``encoders.ilp_backends``; ``cliffbench export --to mps|lp`` writes
+One model, two backends (``encoders.support.ilp_backends``; ``cliffbench export --to mps|lp`` writes
 that model, and only ``ilp-highs`` declares the exports, so the command needs no ``--solver``
 to choose):
 
@@ -38,9 +38,10 @@ import numpy as np
 import pulp
 
 from bench.api import Budget, Outcome, Param, solver
-from encoders import ilp_backends as backends
-from encoders.ilp_backends import HIGHS_VERSION, INF, PULP_IO, Program
-from encoders.sudoku_model import answer, units
+from encoders.support import ilp_backends as backends
+from encoders.support.ilp_backends import HIGHS_VERSION, INF, PULP_IO, Program
+from encoders.support.margin import time_limit
+from encoders.support.sudoku_model import answer, units
 from instances.sudoku import Instance
 
 # --- the model --------------------------------------------------------------------------------
@@ -111,7 +112,7 @@ def finish(out: Outcome, model: Model, nodes: float, t_encode: float, t_solve: f
 
 def run_highs(h: Any, model: Model, budget: Budget) -> tuple[bool | None, tuple | None, float]:
     """(feasible: True / False / None = stopped, the grid found, nodes) of one HiGHS run."""
-    limit = backends.time_limit(budget)
+    limit = time_limit(budget)
     if limit <= 0:
         return None, None, 0.0
     h.setOptionValue("time_limit", float(limit))
@@ -159,8 +160,8 @@ def solve_highs(instance: Instance, budget: Budget, seed: int, unique: bool = Tr
     t0 = time.perf_counter()
     model = build(instance)
     h = backends.to_highs(model)
-    backends.configure_highs(h, max(backends.time_limit(budget), 0.0), budget.cores, seed or 0, log)
-    backends.stop_at(h, time.monotonic() + backends.time_limit(budget))
+    backends.configure_highs(h, max(time_limit(budget), 0.0), budget.cores, seed or 0, log)
+    backends.stop_at(h, time.monotonic() + time_limit(budget))
     t_encode = time.perf_counter() - t0
     feasible, grid, nodes = run_highs(h, model, budget)
     second = None
@@ -208,7 +209,7 @@ def solve_cbc(instance: Instance, budget: Budget, seed: int, unique: bool = True
     prob, xs = backends.to_pulp(model)
     t_encode = time.perf_counter() - t0
     allowance = PULP_IO * t_encode
-    feasible, grid, nodes = run_cbc(prob, xs, model, backends.time_limit(budget) - allowance,
+    feasible, grid, nodes = run_cbc(prob, xs, model, time_limit(budget) - allowance,
                                     budget.cores, seed or 0, log)
     second = None
     if grid is not None and unique:
@@ -217,7 +218,7 @@ def solve_cbc(instance: Instance, budget: Budget, seed: int, unique: bool = True
             prob += pulp.LpConstraint(pulp.LpAffineExpression([(xs[i], 1.0) for i in
                                                                cut.tolist()]),
                                       pulp.LpConstraintLE, "nogood", model.size ** 2 - 1.0)
-        second, _, more = run_cbc(prob, xs, model, backends.time_limit(budget) - allowance,
+        second, _, more = run_cbc(prob, xs, model, time_limit(budget) - allowance,
                                   budget.cores, seed or 0, log)
         nodes += more
     out = answer(instance.box, grid, feasible is False, second, unique)

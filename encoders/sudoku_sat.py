@@ -1,7 +1,7 @@
 """Sudoku as SAT (python-sat): one Boolean per (cell, digit), two encodings, two ways to give clues.
 
-Variables ``x[cell, d]`` = ``cell * size + d`` (``encoders.sudoku_model.var``), nothing else.
-Clauses (Lynce and Ouaknine 2006, "Sudoku as a SAT problem"):
+Variables ``x[cell, d]`` = ``cell * size + d`` (``encoders.support.sudoku_model.var``), nothing
+else. Clauses (Lynce and Ouaknine 2006, "Sudoku as a SAT problem"):
 
 - ``minimal``: each cell holds at least one digit (one clause of ``size`` literals per cell);
   each unit (row, column, box) holds each digit at most once (pairwise binary clauses).
@@ -37,7 +37,7 @@ clue units on a fresh solver), ``assumptions``, the engine's ``conflicts``, ``de
 (also as ``nodes``), ``propagations``, ``restarts`` of this run only (the shared solver's
 statistics are cumulative, so they are read before and after), and ``solutions``.
 
-Time limits are ``encoders.sat_engine``'s: the MiniSat family (glucose*, maple*, minisat22,
+Time limits are ``encoders.support.sat_engine``'s: the MiniSat family (glucose*, maple*, minisat22,
 ...) is interrupted by a timer at the budget and answers ``unknown``; CaDiCaL, Lingeling and
 Kissat cannot be interrupted through pysat and the runner's watchdog kills the worker (which
 takes the shared solver with it).
@@ -54,9 +54,10 @@ import numpy as np
 import pysat
 
 from bench.api import Budget, Outcome, Param, solver
-from encoders import sat_engine
-from encoders.sat_engine import ENGINES, Cnf
-from encoders.sudoku_model import answer, units, var
+from encoders.support import sat_engine
+from encoders.support.margin import stop_time
+from encoders.support.sat_engine import ENGINES, Cnf
+from encoders.support.sudoku_model import answer, units, var
 from instances.sudoku import Instance
 
 ENCODINGS = ("minimal", "extended")
@@ -190,7 +191,7 @@ def _search(instance: Instance, sat: Any, engine: str, budget: Budget, assumptio
             guard: Any, unique: bool) -> tuple[tuple[int, ...] | None, bool, bool | None]:
     """(first grid, proved, second exists) on a loaded solver; ``guard()`` gives the blocking
     clause's activation literal (0: add the clause unguarded)."""
-    stop = sat_engine.stop_time(budget)
+    stop = stop_time(budget)
 
     def run(assume: list[int]) -> bool | None:
         return sat_engine.run_engine(sat, engine, stop - time.monotonic(), assume)

@@ -8,7 +8,7 @@ primary items, each to be covered exactly once:
 
 and one option per (cell, digit) the clues allow, covering those four items: a clue cell has
 only its clue's option, a blank cell an option per digit that no clue of its row, column or
-box shows (``encoders.sudoku_model.candidates``). Names are three characters: the kind, the
+box shows (``encoders.support.sudoku_model.candidates``). Names are three characters: the kind, the
 index 0..size-1 as one character of ``0-9a-p``, the digit as its symbol ``1-9A-P`` (so every
 board up to 25x25 fits dlx2's 8-character limit).
 
@@ -28,12 +28,10 @@ from importlib.metadata import version
 from pathlib import Path
 
 from bench.api import Budget, Outcome, Param, solver
-from encoders import xcc
-from encoders.sudoku_model import INDEX, SYMBOLS, answer, box_index, candidates
+from encoders.support import xcc
+from encoders.support.margin import stop_time
+from encoders.support.sudoku_model import INDEX, SYMBOLS, answer, box_index, candidates
 from instances.sudoku import Instance
-
-# Kept off the budget, so a finished count is back before the watchdog.
-MARGIN_S = 0.05
 
 
 @dataclass(frozen=True)
@@ -104,24 +102,16 @@ PARAMS = [
         params=PARAMS, prepare=prepare, exports={"dlx": write_dlx})
 def solve(instance: Instance, budget: Budget, seed: int, unique: bool = True) -> Outcome:
     """Exact cover: cell, row-digit, column-digit and box-digit items, an option per candidate."""
-    start = time.perf_counter()
-    model = build(instance)
+    model, t_encode = xcc.encoded(build, instance)
     problem = model.problem
-    _ = problem.arrays  # built here, so that the encoding time holds it
-    t_encode = time.perf_counter() - start
-    sizes = {"model_vars": len(problem.items), "model_constraints": len(problem.options)}
     start = time.perf_counter()
     grid, proved, second = None, budget.remaining() > 0, None
     if proved:
-        stop = budget.deadline - min(MARGIN_S, 0.05 * budget.wall_s)
+        stop = stop_time(budget)
         count = xcc.count_solutions(problem, deadline=stop, most=2 if unique else 1)
         if count.first is not None:
             grid = to_grid(instance, model, count.first)
             if unique and count.complete:
                 second = count.solutions == 2
     out = answer(instance.box, grid, proved, second, unique)
-    out.counters = {"options": len(problem.options), "items": len(problem.items),
-                    **out.counters}
-    out.t_encode, out.t_solve = t_encode, time.perf_counter() - start
-    out.model_vars, out.model_constraints = sizes["model_vars"], sizes["model_constraints"]
-    return out
+    return xcc.sized(out, problem, t_encode, time.perf_counter() - start)

@@ -82,6 +82,12 @@ def content_hash(payload: Any, length: int = 16) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:length]
 
 
+def instance_hash(record: dict[str, Any]) -> str:
+    """An instance's id from its ``to_json()`` record: the :func:`content_hash` of everything
+    but its ``name``, so renaming an instance keeps its id."""
+    return content_hash({key: value for key, value in record.items() if key != "name"})
+
+
 def text_lines(text: str) -> list[str]:
     """The lines of a text, split at line breaks only (LF, CR LF, CR).
 

@@ -7,7 +7,8 @@ top neighbour (a "break", costing one join each), under a schedule that allows n
 first cells and a growing number deeper down: the early rows, which constrain everything after
 them, stay perfect, and the last rows, where exact search dies, can still be completed.
 
-Layout (the ideas of ``edgematch_dfs``, whose helpers are imported, not copied):
+Layout (the ideas of ``edgematch_dfs``; the kernel is the scored variant of
+``searches.support.edgematch_search``):
 
 - Oriented pieces ``o = 4 * piece + rot``; a cell *class* holds the four frame flags, the pinned
   hint (if any) and the colours hinted east/south neighbours demand. Frame legality is decided by
@@ -29,25 +30,16 @@ shape[d] * (best - 1) + slack)``, where ``shape`` is 0 for the first ``break_fro
 and then rises as ((d - start) / (n - start)) ** power to 1 at the last cell. So every full board
 reached is an improvement, and each improvement tightens every depth in proportion: the breaks
 stay spread towards the last rows (where exact search dies) instead of being spent as soon as
-some are allowed. Measured on Eternity II (10 s, one seed, ``bench/perf/eternity_score.py``): a
-linear allowance (one more break every few cells, independent of the best board) found no full
-board at all or stalled near 400; the proportional shape with power 1 reached 426, power 2
-435, power 3-4 447-452. With the defaults, 60 s on one core (``python
-bench/perf/eternity_score.py --seconds 60 --seeds 1 2 3 4 5``, 50-57 M nodes/s): 456, 455,
-455, 454, 455 (mean 455.0; 453-456 at 10 s). Luby restarts, ``break_slack`` 0 or
-``break_from`` 0.45 gave 454-457 on the same seeds: within the spread, so not adopted. Most
-runs stop improving after 10-30 s: the next gains need something other than more of the
-same search.
+some are allowed. ``perf/eternity_score.py`` measures the defaults on Eternity II.
 
 Restarts reshuffle the cost-0 and cost-1 tiers (splitmix64, seeded) and follow the schedules of
-``edgematch_dfs`` (geometric by default). Numba cannot read the clock: the search runs in chunks
-resumable from array state, and chunk boundaries never change the search (same seed and params,
-same boards and node counts).
+``edgematch_dfs`` (geometric by default); a run whose tree is exhausted under the schedule and
+the bound is followed by the next one. Numba cannot read the clock: the search runs in chunks
+resumable from array state, and chunk boundaries never change the search (same seed and
+params, same boards and node counts).
 
-No repair phase: an optimal refill of one checkerboard parity (the pieces of non-adjacent cells
-lifted and put back by an exact assignment, a Hungarian method in numba) was tried and measured
-on Eternity II: from the greedy board it stalls at 387, and from the search's 452 it found no
-improvement in 5 s, while the same 5 s of search usually gain a join or two. It was left out.
+There is no repair phase (an exact refill of one checkerboard parity of the board was tried
+and lost to the same time spent searching).
 
 Before the search, a greedy frame-legal completion gives a full board (so an answer exists from
 the first millisecond, whatever the schedule); the search only reports boards that beat it.
@@ -60,18 +52,24 @@ from dataclasses import dataclass
 
 import numba
 import numpy as np
-from numba import njit
 
 from bench.api import Budget, Outcome, Param, solver
 from instances.edgematch.model import GREY, Instance, Solution
-from searches.edgematch_dfs import (
+from searches.support.edgematch_search import (
     RESTART_MODES,
-    distinct_orientations,
-    oriented_colours,
-    pinned_cells,
+    S_BEST,
+    S_BOARDS,
+    S_NODES,
+    S_RESTARTS,
+    S_RUN_END,
+    STATE_SLOTS,
+    begin_run,
+    drive,
+    fit_schedule,
     run_length,
-    shuffle_lists,
+    scored_chunk,
 )
+from searches.support.edgematch_tables import oriented_colours, pieces, tiny_instance
 
 # Lists keep placements breaking at most this many joins (a cell has at most two earlier
 # neighbours, and hint-adjacent cells could pay more: those rare costs are left out).
@@ -79,159 +77,6 @@ MAX_CELL_COST = 2
 
 # More breaks than any board has: "no full board yet".
 NO_BOARD = 1 << 30
-
-# Kept off the budget for building the answer.
-MARGIN_S = 0.02
-
-# Slots of the int64 state vector.
-S_DEPTH, S_NODES, S_RUN_END, S_RESTARTS, S_BEST, S_BOARDS = range(6)
-STATE_SLOTS = 6
-
-# What search_chunk returns.
-PAUSED, SOLVED, EXHAUSTED = 0, 1, 2
-
-
-# --- the search -------------------------------------------------------------------------------
-
-
-@njit(cache=True, nogil=True)
-def begin_run(cand, lstart, cell_key, west, north, seg_lo, seg_hi, board, cur, stop, used,
-              ecol, scol, brk, state, rng, mode, unit, factor) -> None:
-    """Empty the board, reshuffle the cheap tiers of every list and open cell 0."""
-    for i in range(state[S_DEPTH]):
-        used[board[i] >> 2] = 0
-    shuffle_lists(cand, seg_lo, seg_hi, rng)
-    key = cell_key[0] + ecol[west[0]] + scol[north[0]]
-    cur[0] = lstart[key]
-    stop[0] = lstart[key + 1]
-    brk[0] = 0
-    state[S_DEPTH] = 0
-    state[S_RUN_END] = state[S_NODES] + run_length(mode, unit, factor, state[S_RESTARTS])
-
-
-@njit(cache=True, nogil=True)
-def fit_schedule(shape, slack, best, allow) -> None:
-    """The break allowance per depth for beating a board of ``best`` breaks: the fraction
-    ``shape[d]`` of best - 1 (plus ``slack`` once breaks are allowed at all), never more than
-    best - 1. Tying the curve to the best board makes the schedule self-tuning: each
-    improvement tightens every depth in proportion, so breaks stay spread over the board
-    instead of being spent as soon as some are allowed."""
-    top = best - 1
-    for d in range(shape.size):
-        a = 0
-        if shape[d] > 0.0:
-            a = np.int64(shape[d] * top) + slack
-        allow[d] = min(a, top)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def allowance(allow, d, b, cell_max) -> int:
-    """Breaks a placement at depth d may still cost: the schedule (which includes the bound of
-    the best board) or the per-cell cap, whichever is less."""
-    lim = allow[d] - b
-    if cell_max < lim:
-        lim = cell_max
-    return lim
-
-
-@njit(cache=True, nogil=True)
-def search_chunk(cand, ccost, lstart, cell_key, west, north, o_east, o_south, seg_lo, seg_hi,
-                 shape, slack, allow, board, cur, stop, used, ecol, scol, brk, best, state,
-                 rng, mode, unit, factor, cell_max, stop_at) -> int:
-    """Continue the branch and bound until ``stop_at`` nodes, a perfect board, or an exhausted
-    run; return PAUSED, SOLVED or EXHAUSTED with the state saved in the arrays.
-
-    Depth d is the number of placed cells and the cell being filled (row-major); ``brk[d]`` the
-    breaks of cells 0..d-1. ``c``/``e`` walk cell d's list and are saved in ``cur``/``stop`` when
-    going deeper. A node is a placement. A full board is recorded and backtracked from at once.
-    """
-    n = cell_key.size
-    d = state[S_DEPTH]
-    nodes = state[S_NODES]
-    run_end = state[S_RUN_END]
-    bestb = state[S_BEST]
-    boards = state[S_BOARDS]
-    next_check = min(run_end, stop_at)
-    b = brk[d]
-    c = cur[d]
-    e = stop[d]
-    lim = allowance(allow, d, b, cell_max)
-    status = PAUSED
-    while True:
-        if c < e:
-            k = ccost[c]
-            if k > lim:
-                c = e
-                continue
-            o = cand[c]
-            c += 1
-            p = o >> 2
-            if used[p]:
-                continue
-            used[p] = 1
-            board[d] = o
-            ecol[d] = o_east[o]
-            scol[d] = o_south[o]
-            cur[d] = c
-            stop[d] = e
-            nodes += 1
-            d += 1
-            b += k
-            brk[d] = b
-            if d == n:
-                boards += 1
-                bestb = b
-                best[:] = board[:n]
-                fit_schedule(shape, slack, bestb, allow)
-                if b == 0:
-                    status = SOLVED
-                    break
-                d -= 1
-                used[p] = 0
-                b = brk[d]
-            else:
-                key = cell_key[d] + ecol[west[d]] + scol[north[d]]
-                c = lstart[key]
-                e = lstart[key + 1]
-            lim = allowance(allow, d, b, cell_max)
-            if nodes >= next_check:
-                if nodes >= run_end:
-                    state[S_DEPTH] = d
-                    state[S_NODES] = nodes
-                    state[S_RESTARTS] += 1
-                    begin_run(cand, lstart, cell_key, west, north, seg_lo, seg_hi, board, cur,
-                              stop, used, ecol, scol, brk, state, rng, mode, unit, factor)
-                    d = 0
-                    b = 0
-                    run_end = state[S_RUN_END]
-                    c = cur[0]
-                    e = stop[0]
-                    lim = allowance(allow, d, b, cell_max)
-                if nodes >= stop_at:
-                    break
-                next_check = min(run_end, stop_at)
-        else:
-            d -= 1
-            if d < 0:
-                status = EXHAUSTED
-                break
-            used[board[d] >> 2] = 0
-            c = cur[d]
-            e = stop[d]
-            b = brk[d]
-            lim = allowance(allow, d, b, cell_max)
-    state[S_NODES] = nodes
-    state[S_RUN_END] = run_end
-    state[S_BEST] = bestb
-    state[S_BOARDS] = boards
-    if status == EXHAUSTED:
-        state[S_DEPTH] = 0
-        return status
-    state[S_DEPTH] = d
-    if status == PAUSED:
-        cur[d] = c
-        stop[d] = e
-    return status
 
 
 # --- tables (built once per instance, in Python) ----------------------------------------------
@@ -364,10 +209,8 @@ def scan_order(rows: int, cols: int, scan: str) -> np.ndarray:
     """The cells in the order the search fills them. Any order works that places the west and
     north neighbours of a cell before it (the keys read them, and a hinted east/south neighbour
     is then always later): row by row, or anti-diagonal by anti-diagonal (r + c = 0, 1, ...),
-    which keeps the frontier short on both sides. Measured on Eternity II (10 s, default
-    schedule, break_from 0.2/0.4/0.6): diagonals run at 42 M nodes/s against 27 for rows, but
-    found no full board better than the greedy one (369), while rows reach 452-454; rows stay
-    the default."""
+    which keeps the frontier short on both sides. Rows are the default: diagonals run more
+    nodes a second but reach worse boards."""
     cells = np.arange(rows * cols)
     if scan == "rows":
         return cells
@@ -378,12 +221,7 @@ def scan_order(rows: int, cols: int, scan: str) -> np.ndarray:
 def build_tables(instance: Instance, scan: str = "rows") -> Tables:
     """Every static table of the search for one instance, per depth in the scan order."""
     cols, n = instance.cols, instance.ncells
-    colours = oriented_colours(instance)
-    c1 = max(int(instance.colors), int(colours.max(initial=0))) + 1
-    pinned, clashes = pinned_cells(instance)
-    hinted_pieces = {o >> 2 for o in pinned.values()}
-    free = np.asarray([o for o in distinct_orientations(colours) if o >> 2 not in hinted_pieces],
-                      dtype=np.int64)
+    colours, c1, pinned, clashes, free = pieces(instance)
     classes, of_cell = cell_classes(instance, colours, pinned, clashes)
     cand, ccost, lstart, seg_lo, seg_hi = candidate_lists(classes, colours, free, c1)
     order = scan_order(instance.rows, cols, scan)
@@ -524,7 +362,7 @@ class Search:
         """Begin the next run (empty board, reshuffled lists)."""
         t = self.tables
         begin_run(t.cand, t.lstart, t.cell_key, t.west, t.north, t.seg_lo, t.seg_hi,
-                  self.board, self.cur, self.stop, self.used, self.ecol, self.scol, self.brk,
+                  self.board, self.cur, self.stop, self.used, self.ecol, self.scol,
                   self.state, self.rng, *self.restarts)
 
     @property
@@ -545,7 +383,7 @@ class Search:
         """Search ``nodes`` more nodes at most; PAUSED, SOLVED or EXHAUSTED (this run's tree,
         under the schedule and the bound, is done)."""
         mode, unit, factor = self.restarts
-        return int(search_chunk(*self.tables.kernel_args(), self.shape, self.slack, self.allow,
+        return int(scored_chunk(*self.tables.kernel_args(), self.shape, self.slack, self.allow,
                                 self.board, self.cur, self.stop, self.used, self.ecol,
                                 self.scol, self.brk, self.best,
                                 self.state, self.rng, mode, unit, factor, self.cell_max,
@@ -557,6 +395,15 @@ class Search:
         length = run_length(mode, unit, factor, int(self.state[S_RESTARTS]))
         return self.nodes - int(self.state[S_RUN_END] - length)
 
+    def next_run(self) -> bool:
+        """Begin the next run after an exhausted one, unless restarts are off or the run placed
+        nothing (then no run ever will: the search is over)."""
+        if self.restarts[0] == RESTART_MODES.index("none") or self.run_nodes() == 0:
+            return False
+        self.state[S_RESTARTS] += 1
+        self.begin()
+        return True
+
     def best_board(self, rows: int, cols: int) -> Solution | None:
         if self.best_breaks >= NO_BOARD:
             return None
@@ -565,43 +412,7 @@ class Search:
         return Solution.from_arrays(rows, cols, board >> 2, board & 3)
 
 
-def drive(search: Search, budget: Budget, max_nodes: int, chunk_nodes: int,
-          trace: list[tuple[float, float]], t0: float) -> int:
-    """Run chunks until a perfect board, ``max_nodes`` (0 = no limit) or the end of the budget;
-    an exhausted run starts the next one, unless restarts are off or the run placed nothing
-    (then no run ever will: the search is over). Appends (seconds since ``t0``, best score) at
-    each improvement. A chunk is shortened to what the measured rate says fits in the time."""
-    rate = 0.0
-    status = PAUSED
-    while status != SOLVED:
-        remaining = budget.remaining() - MARGIN_S
-        size = chunk_nodes
-        if 0 < rate * remaining < size:
-            size = max(1000, int(rate * remaining))
-        if max_nodes:
-            size = min(size, max_nodes - search.nodes)
-        if remaining <= 0 or size <= 0:
-            break
-        before, score, t = search.nodes, search.best_score, time.perf_counter()
-        status = search.run(size)
-        rate = (search.nodes - before) / max(time.perf_counter() - t, 1e-6)
-        if search.best_score > score:
-            trace.append((time.perf_counter() - t0, float(search.best_score)))
-        if status == EXHAUSTED:
-            if search.restarts[0] == RESTART_MODES.index("none") or search.run_nodes() == 0:
-                break
-            search.state[S_RESTARTS] += 1
-            search.begin()
-            status = PAUSED
-    return status
-
-
 # --- the solver -------------------------------------------------------------------------------
-
-
-def tiny_instance() -> Instance:
-    """A 2x2 board (four copies of one corner piece) that makes every kernel compile."""
-    return Instance(rows=2, cols=2, colors=1, pieces=((0, 1, 1, 0),) * 4)
 
 
 def prepare() -> None:

@@ -20,21 +20,16 @@ is decided before it:
 
 What is left for a node is one load of ``used[piece]`` per candidate and a handful of stores.
 
-Randomized restarts: each run shuffles every candidate list with a seeded splitmix64 generator
-(implemented here, no global state) and stops after a node limit given by the schedule
-(``luby``: unit x Luby sequence, ``geometric``: unit x factor^i, ``none``: a single run). A run
-that exhausts its tree within its limit has explored the full tree, so it proves that the
-instance has no solution, with or without restarts. The default (geometric from 100k nodes,
-x1.5) is measured on planted boards (5 + 17 colours, 5 hints): long runs solve more (11x11,
-10 boards x 2 seeds, 3e8 nodes: Luby from 100k solved 2/20, geometric 5/20, one single run
-6/20), while many short early runs get past the hints more often, which keeps a far better
-partial board (12x12, 5e8 nodes: a single run or geometric from 1M can stay at 37-40 of 264
-joins, geometric from 100k reaches 117-132 and solved one of five). Growing runs give both.
+Randomized restarts (``searches.support.edgematch_search``): each run shuffles every candidate
+list and stops after a node limit given by the schedule (``luby``, ``geometric``, ``none``). A
+run that exhausts its tree within its limit has explored the full tree, so it proves that the
+instance has no solution, with or without restarts. The default grows runs geometrically from
+short ones (100k nodes, x1.5): many short early runs get past the hints more often, which
+keeps a far better partial board, and the long later runs solve more.
 
-Numba cannot read the clock, so the search runs in chunks: ``search_chunk`` continues from its
-state (all in arrays) for at most a given number of nodes and returns, and Python checks the
-budget in between. Chunk boundaries never change the search: the same seed and parameters give
-the same node counts and the same boards whatever the chunk size.
+The search itself is the exact variant of the kernel in ``searches.support.edgematch_search``,
+run in chunks (numba cannot read the clock); chunk boundaries never change the search: the
+same seed and parameters give the same node counts and the same boards whatever the chunk size.
 
 The search is single-threaded: ``budget.cores`` is accepted and ignored (run independent seeds
 in parallel instead). A partial answer is the deepest board reached over all runs (the row-major
@@ -49,176 +44,26 @@ from dataclasses import dataclass
 
 import numba
 import numpy as np
-from numba import njit
 
 from bench.api import Budget, Outcome, Param, solver
 from instances.edgematch.model import GREY, Instance, Solution
-
-RESTART_MODES = ("luby", "geometric", "none")
-MODE_LUBY, MODE_GEOMETRIC, MODE_NONE = 0, 1, 2
-
-# A run limit that is never reached (node counts are int64).
-NEVER = 1 << 62
-
-# Kept off the budget for building the answer, so the solver returns before the watchdog fires.
-MARGIN_S = 0.02
+from searches.support.edgematch_search import (
+    EXHAUSTED,
+    MODE_LUBY,
+    RESTART_MODES,
+    S_BEST,
+    S_NODES,
+    S_RESTARTS,
+    SOLVED,
+    STATE_SLOTS,
+    begin_run,
+    drive,
+    exact_chunk,
+)
+from searches.support.edgematch_tables import pieces, tiny_instance
 
 # The side of the east/south neighbour that faces side E/S of a cell.
 FACING = {1: 3, 2: 0}
-
-# Slots of the int64 state vector that search_chunk reads and writes back.
-S_DEPTH, S_NODES, S_RUN_END, S_RESTARTS, S_BEST_DEPTH = range(5)
-STATE_SLOTS = 5
-
-# What search_chunk returns.
-PAUSED, SOLVED, EXHAUSTED = 0, 1, 2
-
-
-# --- random numbers, schedules ----------------------------------------------------------------
-
-
-@njit(cache=True, nogil=True)
-def splitmix64(rng: np.ndarray) -> np.uint64:
-    """Next value of the generator whose state is ``rng[0]``: tiny, seedable with any integer,
-    and identical on every machine (no numpy global state inside numba)."""
-    rng[0] += np.uint64(0x9E3779B97F4A7C15)
-    z = rng[0]
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True, nogil=True)
-def shuffle_lists(cand: np.ndarray, seg_lo: np.ndarray, seg_hi: np.ndarray,
-                  rng: np.ndarray) -> None:
-    """Fisher-Yates shuffle of every candidate list (only lists of two or more are given)."""
-    for s in range(seg_lo.size):
-        lo = seg_lo[s]
-        for i in range(seg_hi[s] - lo - 1, 0, -1):
-            j = lo + np.int64(splitmix64(rng) % np.uint64(i + 1))
-            tmp = cand[lo + i]
-            cand[lo + i] = cand[j]
-            cand[j] = tmp
-
-
-@njit(cache=True, nogil=True)
-def luby(i: int) -> int:
-    """The i-th term (1-based) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 ...: the restart
-    schedule that is within a log factor of the best fixed one without knowing it."""
-    while True:
-        k = 1
-        while (1 << k) - 1 < i:
-            k += 1
-        if i == (1 << k) - 1:
-            return 1 << (k - 1)
-        i -= (1 << (k - 1)) - 1
-
-
-@njit(cache=True, nogil=True)
-def run_length(mode: int, unit: int, factor: float, run: int) -> int:
-    """Node limit of run number ``run`` (0-based) under the restart schedule."""
-    if mode == MODE_NONE:
-        return NEVER
-    if mode == MODE_LUBY:
-        length = float(unit) * luby(run + 1)
-    else:
-        length = float(unit) * factor ** run
-    return NEVER if length >= NEVER else max(1, np.int64(length))
-
-
-# --- the search -------------------------------------------------------------------------------
-
-
-@njit(cache=True, nogil=True)
-def begin_run(cand, lstart, cell_key, west, north, seg_lo, seg_hi, board, cur, stop, used,
-              ecol, scol, state, rng, mode, unit, factor) -> None:
-    """Empty the board, reshuffle every candidate list and open cell 0 for a new run."""
-    for i in range(state[S_DEPTH]):
-        used[board[i] >> 2] = 0
-    shuffle_lists(cand, seg_lo, seg_hi, rng)
-    key = cell_key[0] + ecol[west[0]] + scol[north[0]]
-    cur[0] = lstart[key]
-    stop[0] = lstart[key + 1]
-    state[S_DEPTH] = 0
-    state[S_RUN_END] = state[S_NODES] + run_length(mode, unit, factor, state[S_RESTARTS])
-
-
-@njit(cache=True, nogil=True)
-def search_chunk(cand, lstart, cell_key, west, north, o_east, o_south, seg_lo, seg_hi,
-                 board, cur, stop, used, ecol, scol, best, state, rng,
-                 mode, unit, factor, stop_at) -> int:
-    """Continue the depth-first search until ``stop_at`` nodes in total, a solution, or an
-    exhausted tree; return PAUSED, SOLVED or EXHAUSTED with the state saved in the arrays.
-
-    Depth ``d`` is both the number of placed cells and the cell being filled (row-major).
-    ``c``/``e`` are the cursor into and the end of cell d's candidate list; they are saved in
-    ``cur``/``stop`` when going deeper and reloaded on backtracking. A node is a placement.
-    """
-    n = cell_key.size
-    d = state[S_DEPTH]
-    nodes = state[S_NODES]
-    run_end = state[S_RUN_END]
-    best_depth = state[S_BEST_DEPTH]
-    next_check = min(run_end, stop_at)
-    c = cur[d]
-    e = stop[d]
-    while True:
-        if c < e:
-            o = cand[c]
-            c += 1
-            p = o >> 2
-            if used[p]:
-                continue
-            used[p] = 1
-            board[d] = o
-            ecol[d] = o_east[o]
-            scol[d] = o_south[o]
-            cur[d] = c
-            stop[d] = e
-            nodes += 1
-            d += 1
-            if d > best_depth:
-                best_depth = d
-                best[:d] = board[:d]
-                if d == n:
-                    break
-            key = cell_key[d] + ecol[west[d]] + scol[north[d]]
-            c = lstart[key]
-            e = lstart[key + 1]
-            if nodes >= next_check:
-                if nodes >= run_end:
-                    state[S_DEPTH] = d
-                    state[S_NODES] = nodes
-                    state[S_RESTARTS] += 1
-                    begin_run(cand, lstart, cell_key, west, north, seg_lo, seg_hi, board, cur,
-                              stop, used, ecol, scol, state, rng, mode, unit, factor)
-                    d = 0
-                    run_end = state[S_RUN_END]
-                    c = cur[0]
-                    e = stop[0]
-                if nodes >= stop_at:
-                    break
-                next_check = min(run_end, stop_at)
-        else:
-            d -= 1
-            if d < 0:
-                break
-            used[board[d] >> 2] = 0
-            c = cur[d]
-            e = stop[d]
-    state[S_NODES] = nodes
-    state[S_RUN_END] = run_end
-    state[S_BEST_DEPTH] = best_depth
-    if d == n:
-        state[S_DEPTH] = d
-        return SOLVED
-    if d < 0:
-        state[S_DEPTH] = 0
-        return EXHAUSTED
-    state[S_DEPTH] = d
-    cur[d] = c
-    stop[d] = e
-    return PAUSED
 
 
 # --- tables (built once per instance, in Python) ----------------------------------------------
@@ -244,40 +89,6 @@ class Tables:
     def kernel_args(self) -> tuple[np.ndarray, ...]:
         return (self.cand, self.lstart, self.cell_key, self.west, self.north, self.o_east,
                 self.o_south, self.seg_lo, self.seg_hi)
-
-
-def oriented_colours(instance: Instance) -> np.ndarray:
-    """(4P, 4) colours on sides N, E, S, W of oriented piece ``4 * piece + rot``: side s shows
-    listed edge (s - rot) % 4, which is ``np.roll`` by rot along the sides."""
-    edges = instance.edges_array()
-    out = np.empty((4 * len(edges), 4), dtype=np.int32)
-    for rot in range(4):
-        out[rot::4] = np.roll(edges, rot, axis=1)
-    return out
-
-
-def distinct_orientations(colours: np.ndarray) -> np.ndarray:
-    """Oriented pieces that differ from every lower rotation of the same piece: a symmetric
-    piece (a-b-a-b, a-a-a-a) would otherwise be tried twice or four times at the same place."""
-    rows = [tuple(c) for c in colours.tolist()]
-    keep = [o for o in range(len(rows)) if rows[o] not in rows[o - (o & 3):o]]
-    return np.asarray(keep, dtype=np.int64)
-
-
-def pinned_cells(instance: Instance) -> tuple[dict[int, int], set[int]]:
-    """Hinted cells -> pinned oriented piece, and the cells two different hints pin (no board
-    can satisfy both, so such a cell gets an empty candidate list)."""
-    pinned: dict[int, int] = {}
-    clashes: set[int] = set()
-    for h in instance.hints:
-        if not (0 <= h.row < instance.rows and 0 <= h.col < instance.cols):
-            raise ValueError(f"hint {h} is off the {instance.rows}x{instance.cols} board")
-        if not (0 <= h.piece < len(instance.pieces) and 0 <= h.rot < 4):
-            raise ValueError(f"hint {h} names no piece/rotation of the instance")
-        cell, o = h.row * instance.cols + h.col, 4 * h.piece + h.rot
-        if pinned.setdefault(cell, o) != o:
-            clashes.add(cell)
-    return pinned, clashes
 
 
 def cell_classes(instance: Instance, colours: np.ndarray, pinned: dict[int, int],
@@ -361,12 +172,7 @@ def depth_scores(instance: Instance, colours: np.ndarray, pinned: dict[int, int]
 def build_tables(instance: Instance) -> Tables:
     """Every static table of the search for one instance."""
     cols, n = instance.cols, instance.ncells
-    colours = oriented_colours(instance)
-    c1 = max(int(instance.colors), int(colours.max(initial=0))) + 1
-    pinned, clashes = pinned_cells(instance)
-    hinted_pieces = {o >> 2 for o in pinned.values()}
-    free = np.asarray([o for o in distinct_orientations(colours) if o >> 2 not in hinted_pieces],
-                      dtype=np.int64)
+    colours, c1, pinned, clashes, free = pieces(instance)
     classes, of_cell = cell_classes(instance, colours, pinned, clashes)
     cand, lstart = candidate_lists(classes, colours, free, c1)
     shuffled = np.flatnonzero(np.diff(lstart) >= 2)
@@ -440,7 +246,7 @@ class Search:
 
     @property
     def best_depth(self) -> int:
-        return int(self.state[S_BEST_DEPTH])
+        return int(self.state[S_BEST])
 
     @property
     def best_score(self) -> int:
@@ -449,9 +255,14 @@ class Search:
     def run(self, nodes: int) -> int:
         """Search ``nodes`` more nodes at most; PAUSED, SOLVED or EXHAUSTED."""
         mode, unit, factor = self.schedule
-        return int(search_chunk(*self.tables.kernel_args(), self.board, self.cur, self.stop,
-                                self.used, self.ecol, self.scol, self.best, self.state, self.rng,
-                                mode, unit, factor, self.nodes + nodes))
+        return int(exact_chunk(*self.tables.kernel_args(), self.board, self.cur, self.stop,
+                               self.used, self.ecol, self.scol, self.best, self.state, self.rng,
+                               mode, unit, factor, self.nodes + nodes))
+
+    def next_run(self) -> bool:
+        """No run follows an exhausted one: exhausting a run's tree is a proof of
+        infeasibility."""
+        return False
 
     def best_board(self, rows: int, cols: int) -> Solution:
         """The deepest board: its row-major prefix, plus every hint beyond it."""
@@ -464,39 +275,7 @@ class Search:
         return Solution.from_arrays(rows, cols, piece, oriented & 3)
 
 
-def drive(search: Search, budget: Budget, max_nodes: int, chunk_nodes: int,
-          trace: list[tuple[float, float]]) -> int:
-    """Run chunks until an answer, ``max_nodes`` (0 = no limit) or the end of the budget.
-
-    A chunk is shortened to what the measured node rate says fits in the remaining time, so a
-    short budget is not overrun by a whole chunk.
-    """
-    t0 = time.perf_counter()
-    rate = 0.0
-    status = PAUSED
-    while status == PAUSED:
-        remaining = budget.remaining() - MARGIN_S
-        size = chunk_nodes
-        if 0 < rate * remaining < size:
-            size = max(1000, int(rate * remaining))
-        if max_nodes:
-            size = min(size, max_nodes - search.nodes)
-        if remaining <= 0 or size <= 0:
-            break
-        before, score, t = search.nodes, search.best_score, time.perf_counter()
-        status = search.run(size)
-        rate = (search.nodes - before) / max(time.perf_counter() - t, 1e-6)
-        if search.best_score > score:
-            trace.append((time.perf_counter() - t0, float(search.best_score)))
-    return status
-
-
 # --- the solver -------------------------------------------------------------------------------
-
-
-def tiny_instance() -> Instance:
-    """A 2x2 board (four copies of one corner piece) that makes every kernel compile."""
-    return Instance(rows=2, cols=2, colors=1, pieces=((0, 1, 1, 0),) * 4)
 
 
 def prepare() -> None:
@@ -530,7 +309,7 @@ def solve(instance: Instance, budget: Budget, seed: int, restart: str = "geometr
                           RESTART_MODES.index(restart), restart_unit, restart_factor)
     t_encode = time.perf_counter() - t0
     trace: list[tuple[float, float]] = []
-    status = drive(search, budget, max_nodes, chunk_nodes, trace)
+    status = drive(search, budget, max_nodes, chunk_nodes, trace, time.perf_counter())
     t_solve = time.perf_counter() - t0 - t_encode
     counters = {"nodes": search.nodes, "restarts": search.restarts,
                 "best_score": search.best_score, "best_depth": search.best_depth}

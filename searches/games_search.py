@@ -1,15 +1,15 @@
-"""``minimax``, ``alphabeta``, ``alphabeta-ordered``: the seed's searches (chapter 27.3) as solvers
+"""``minimax``, ``alphabeta``, ``alphabeta-ordered``: the classic game-tree searches as solvers
 of the games family, each dispatching on the kind of instance.
 
-- ``GameTree``: ``searches.games_tree`` (uniform valued trees, the root's minimax value and a
-  principal variation of child indices). ``alphabeta-ordered`` sorts children by the tree's
+- ``GameTree``: ``searches.support.games_tree`` (uniform valued trees, the root's minimax value
+  and a principal variation of child indices). ``alphabeta-ordered`` sorts children by the tree's
   static estimates (``order="estimate"``) or, as a reference, by their true minimax values
   (``order="oracle"``: the minimal tree, computed beforehand; trees only).
-- ``GameGraph``: ``searches.games_graph_search`` (an explicit game from its start, memoised per
-  position with ``table``; a cycle reachable from the start is refused with a ValueError).
-  ``alphabeta-ordered`` tries the mover's immediate wins first, then successors by increasing
-  out-degree.
-- ``Board``: ``searches.games_board.solve_board`` (bitboards, transposition table).
+- ``GameGraph``: ``searches.support.games_graph_search`` (an explicit game from its start,
+  memoised per position with ``table``; a cycle reachable from the start is refused with a
+  ValueError). ``alphabeta-ordered`` tries the mover's immediate wins first, then successors by
+  increasing out-degree.
+- ``Board``: ``searches.support.games_board.solve_board`` (bitboards, transposition table).
 
 Each returns ``Outcome("optimal", solution=Line(value, moves), objective=value)`` with the
 value for the player to move at the start (a tree's minimax value), or ``unknown`` when the
@@ -27,7 +27,7 @@ import numba
 
 from bench.api import Budget, Outcome, Param, solver
 from instances.games import Board, GameGraph, GameTree, Line
-from searches import games_board, games_graph_search, games_tree
+from searches.support import games_board, games_graph_search, games_tree
 
 BACKEND = f"numba-{numba.__version__}"
 ORDERS = ("estimate", "oracle")
@@ -110,7 +110,7 @@ ORDER = Param("order", "estimate", "estimate: the cheap static estimate; oracle:
         params=[TABLE, MAX_NODES], prepare=prepare)
 def solve_minimax(instance: Board | GameTree | GameGraph, budget: Budget, seed: int,
                   table: bool = True, max_nodes: int = 0) -> Outcome:
-    """Minimax (the seed's 27.3): every move searched; memoised on graphs and boards."""
+    """Minimax: every move searched; memoised on graphs and boards."""
     return dispatch(instance, budget, prune=False, order="none", table=table,
                     max_nodes=max_nodes)
 
@@ -119,7 +119,7 @@ def solve_minimax(instance: Board | GameTree | GameGraph, budget: Budget, seed: 
         params=[TABLE, MAX_NODES], prepare=prepare)
 def solve_alphabeta(instance: Board | GameTree | GameGraph, budget: Budget, seed: int,
                     table: bool = True, max_nodes: int = 0) -> Outcome:
-    """Alpha-beta (the seed's 27.3: fail-soft, cut when beta <= alpha), moves in their order."""
+    """Alpha-beta (fail-soft, cut when beta <= alpha), moves in their order."""
     return dispatch(instance, budget, prune=True, order="none", table=table,
                     max_nodes=max_nodes)
 

@@ -1,29 +1,27 @@
 """``native``: the compiled sudoku solver. Strong deduction at every node, binary MRV branching,
 counting up to two solutions to prove uniqueness.
 
-What the tdoku benchmarks teach (t-dillon.github.io/tdoku): on hard puzzles the fast solvers
-differ first by how many guesses they need (tdoku 65 per puzzle on the forum's hardest, plain
-singles + MRV solvers 170-210) and only then by the cost of a node. So every node runs, to a
-fixpoint, naked and hidden singles, locked candidates (pointing and claiming, rows and
-columns) and tdoku's triads (a box-line segment holds exactly ``box`` digits: naked and hidden
-subsets on segments); the branch is a cell with the fewest candidates, ties going to the cell
-whose candidates touch the most near-solved peers (details in ``searches.sudoku_kernel``). And
-a node is cheap: bitsets, no allocation, a preallocated stack of states copied on each guess.
-Two kernels, in ``searches.sudoku_kernel``:
+On hard puzzles the fast solvers differ first by how many guesses they need, and only then by
+the cost of a node (the lesson of the tdoku benchmarks, t-dillon.github.io/tdoku). So every
+node runs, to a fixpoint, naked and hidden singles, locked candidates (pointing and claiming,
+rows and columns) and tdoku's triads (a box-line segment holds exactly ``box`` digits: naked
+and hidden subsets on segments); the branch is a cell with the fewest candidates, ties going to
+the cell whose candidates touch the most near-solved peers (``searches.support.sudoku_modes``).
+And a node is cheap: bitsets, no allocation, a preallocated stack of states copied on each
+guess. Two kernels:
 
-- 9x9 (``fast9``, the default): one 27-bit word per (digit, band), JCZSolve's layout; locked
-  candidates are tdoku's band and stack *configurations* (a digit's 6 possible placements in a
-  band), by table look-up;
-- any box side 2..5 (and 9x9 with ``fast9=False``): one candidate bitmask per cell, a
-  propagation queue, hidden singles on the units that changed, locked candidates and subsets
-  over the box-line segments.
+- 9x9 (``fast9``, the default; ``searches.support.sudoku_band9``): one 27-bit word per
+  (digit, band), JCZSolve's layout; locked candidates are tdoku's band and stack
+  *configurations* (a digit's 6 possible placements in a band), by table look-up;
+- any box side 2..5, and 9x9 with ``fast9=False`` (``searches.support.sudoku_general``): one
+  candidate bitmask per cell, a propagation queue, hidden singles on the units that changed,
+  locked candidates and subsets over the box-line segments.
 
 Both reach the same fixpoint and take the same branches: the same guesses and nodes on every
 puzzle. ``deduction`` stops at ``singles`` or ``locked``, and ``branching="first"`` takes the
 first cell with the fewest candidates (plain MRV): ``deduction=singles, branching=first`` is
-the plain baseline of ``bench/perf/sudoku_native.py``. On the forum's hardest (1000 of them,
-counting to 2): 63.7 guesses per puzzle by default (tdoku: 65), 174 for the baseline; on the
-17-clue sample 0.40 (tdoku: 0.61).
+the plain baseline of ``perf/sudoku_native.py``, which prints the guesses per puzzle of each
+setting beside tdoku's.
 
 Counters: ``guesses`` = branching decisions as tdoku counts them (``num_guesses``): a guess
 ``cell = v`` whose alternative is ``cell != v``, propagated in the parent state; so a cell
@@ -51,8 +49,10 @@ import numpy as np
 
 from bench.api import Budget, Outcome, Param, solver
 from instances.sudoku import Instance, Solution
-from searches import sudoku_kernel as kernel
-from searches.chunked import control, run_in_chunks
+from searches.support import sudoku_band9 as band9
+from searches.support import sudoku_general as general
+from searches.support import sudoku_modes as modes
+from searches.support.chunked import control, run_in_chunks
 
 # Kept off the budget for building the answer, so the solver returns before the watchdog fires.
 MARGIN_S = 0.02
@@ -79,50 +79,50 @@ class Search:
     feasible: bool = True  # False: the root propagation failed (no solution)
 
     @classmethod
-    def start(cls, instance: Instance, limit: int, mode: int = kernel.SUBSETS,
+    def start(cls, instance: Instance, limit: int, mode: int = modes.SUBSETS,
               fast9: bool = True) -> Search:
         """Allocate everything (call ``root`` next)."""
         grid = np.asarray(instance.grid, dtype=np.int64)
         ncells = instance.ncells
-        ctl = np.zeros(kernel.CTL_SLOTS, dtype=np.int64)
-        ctl[kernel.C_NODES] = 1
+        ctl = np.zeros(modes.CTL_SLOTS, dtype=np.int64)
+        ctl[modes.C_NODES] = 1
         out = np.zeros(ncells, dtype=np.int64)
         fast9 = fast9 and instance.box == 3
         if fast9:
-            state = np.zeros(kernel.WORK9, dtype=np.int64)
-            stack = np.zeros((ncells + 1, kernel.STATE9), dtype=np.int64)
+            state = np.zeros(band9.WORK9, dtype=np.int64)
+            stack = np.zeros((ncells + 1, band9.STATE9), dtype=np.int64)
             frames = np.zeros(ncells + 1, dtype=np.int64)
             return cls(instance, True, mode, limit, state, stack, frames, ctl, out, grid)
         width = ncells + 3 * instance.size  # candidates, then each unit's placed digits
         state = np.zeros(width, dtype=np.int64)
         stack = np.zeros((ncells + 1, width), dtype=np.int64)
         frames = np.zeros(ncells + 1, dtype=np.int64)
-        work = kernel.general_scratch(instance.box) + kernel.general_tables(instance.box)
+        work = general.general_scratch(instance.box) + general.general_tables(instance.box)
         return cls(instance, False, mode, limit, state, stack, frames, ctl, out, grid, work)
 
     def root(self) -> Search:
         """Place the clues and propagate: the root node (``feasible`` False if it fails)."""
         if self.fast9:
-            self.feasible = bool(kernel.init9(self.grid, self.state, self.mode & 3))
+            self.feasible = bool(band9.init9(self.grid, self.state, self.mode & 3))
         else:
-            self.feasible = bool(kernel.init_general(self.grid, self.state, *self.work,
+            self.feasible = bool(general.init_general(self.grid, self.state, *self.work,
                                                      self.mode & 3))
         return self
 
     def run(self, nodes: int) -> int:
         """Search ``nodes`` more nodes at most; PAUSED or DONE."""
         if not self.feasible:
-            return kernel.DONE
+            return modes.DONE
         cap = self.nodes + nodes
         if self.fast9:
-            return int(kernel.search9(self.state, self.stack, self.frames, self.ctl,
+            return int(band9.search9(self.state, self.stack, self.frames, self.ctl,
                                       self.limit, cap, self.mode, self.out))
-        return int(kernel.search_general(self.state, self.stack, self.frames, self.ctl,
+        return int(general.search_general(self.state, self.stack, self.frames, self.ctl,
                                          self.limit, cap, *self.work, self.mode, self.out))
 
-    nodes = control(kernel.C_NODES)
-    guesses = control(kernel.C_GUESSES)
-    solutions = control(kernel.C_SOLUTIONS)
+    nodes = control(modes.C_NODES)
+    guesses = control(modes.C_GUESSES)
+    solutions = control(modes.C_SOLUTIONS)
 
     def first(self) -> Solution:
         return Solution(self.instance.box, tuple(self.out.tolist()))
@@ -130,7 +130,7 @@ class Search:
 
 def drive(search: Search, budget: Budget, max_nodes: int) -> int:
     """Run chunks until the search is done, ``max_nodes`` (0 = no limit) or the budget ends."""
-    return run_in_chunks(search, budget, kernel.PAUSED, kernel.PAUSED, first_chunk=FIRST_CHUNK,
+    return run_in_chunks(search, budget, modes.PAUSED, modes.PAUSED, first_chunk=FIRST_CHUNK,
                          min_chunk=100, max_nodes=max_nodes, chunk_s=CHUNK_S, margin_s=MARGIN_S)
 
 
@@ -143,16 +143,16 @@ def _tiny_puzzles() -> tuple[Instance, ...]:
 def prepare() -> None:
     """Compile (or load from numba's cache) both kernels once per worker, on tiny puzzles."""
     for instance in _tiny_puzzles():
-        for mode in (kernel.SUBSETS, kernel.SINGLES | kernel.FIRST_MRV):
+        for mode in (modes.SUBSETS, modes.SINGLES | modes.FIRST_MRV):
             Search.start(instance, 2, mode).root().run(100)
     for box in (2, 3, 4, 5):
-        kernel.general_tables(box)
+        general.general_tables(box)
 
 
 PARAMS = [
     Param("unique", True, "count up to 2 solutions (proves uniqueness); False: stop at the first"),
     Param("deduction", "subsets", "singles (naked, hidden), locked (+ pointing, claiming) or "
-          "subsets (+ tdoku's triads: segment naked/hidden subsets)", choices=kernel.LEVELS),
+          "subsets (+ tdoku's triads: segment naked/hidden subsets)", choices=modes.LEVELS),
     Param("branching", "weighted", "weighted: fewest candidates, then the cell touching the most "
           "near-solved peers; first: the first cell with the fewest (plain MRV)",
           choices=BRANCHINGS),
@@ -168,14 +168,14 @@ def solve(instance: Instance, budget: Budget, seed: int, unique: bool = True,
           max_nodes: int = 0) -> Outcome:
     """Bitsets; singles, locked candidates, triads; binary weighted-MRV search counting to 2."""
     t0 = time.perf_counter()
-    mode = kernel.LEVELS.index(deduction) | (kernel.FIRST_MRV if branching == "first" else 0)
+    mode = modes.LEVELS.index(deduction) | (modes.FIRST_MRV if branching == "first" else 0)
     search = Search.start(instance, 2 if unique else 1, mode, fast9)
     t_encode = time.perf_counter() - t0
     status = drive(search.root(), budget, max_nodes)
     t_solve = time.perf_counter() - t0 - t_encode
     counters: dict[str, float] = {"nodes": search.nodes, "guesses": search.guesses,
                                   "fast9": int(search.fast9)}
-    done = status == kernel.DONE
+    done = status == modes.DONE
     found = search.solutions
     board = search.first() if found else None
     if done and found == 0:

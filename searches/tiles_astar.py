@@ -21,14 +21,14 @@ Everything is in flat arrays, in numba:
 The goal test is at expansion (so the answer is optimal whenever ``h`` is admissible, consistent
 or not). Counters: ``expanded``, ``nodes`` (generated children, the parent's state never
 generated again), ``reopened``, ``stored`` (distinct states). The heuristic is the same plug
-as IDA*'s (``searches.tiles_ida.root_h`` / ``child_h``): at an expansion the parent's value
-and per-state heuristic state are recomputed by ``root_h``, and each child's by ``child_h``.
-A* keeps no per-depth stack, so a pattern database's per-state values come from ``root_h`` on
-the unpacked board at each expansion. The kernels compile those functions in: when
-``tiles_ida.py`` changes, ``forget_stale_cache`` makes numba recompile them. The kernel runs in
-chunks of expansions; between chunks Python checks the budget, and grows the arrays (doubling,
-rehashing) while ``MEMORY_SHARE`` of the memory budget allows. Out of time or memory, the
-answer is ``unknown`` (``out_of_memory`` = 1 for the latter).
+as IDA*'s (``searches.support.tiles_heuristics.root_h`` / ``child_h``): at an expansion the
+parent's value and per-state heuristic state are recomputed by ``root_h``, and each child's by
+``child_h``. A* keeps no per-depth stack, so a pattern database's per-state values come from
+``root_h`` on the unpacked board at each expansion. The kernels compile those functions in:
+``forget_stale_cache`` makes numba recompile them when any file of ``JIT_SOURCES`` changes.
+The kernel runs in chunks of expansions; between chunks Python checks the budget, and grows the
+arrays (doubling, rehashing) while ``MEMORY_SHARE`` of the memory budget allows. Out of time
+or memory, the answer is ``unknown`` (``out_of_memory`` = 1 for the latter).
 """
 
 from __future__ import annotations
@@ -42,11 +42,11 @@ from numba import njit
 
 from bench.api import Budget, Outcome, Param, solver
 from instances.tiles import Instance, Solution
-from searches import tiles_ida, tiles_pdb, tiles_pdb_encode, tiles_rank
-from searches.chunked import control
-from searches.numba_cache import forget_stale_cache
-from searches.tiles_board import DIRS, Board, board_of
-from searches.tiles_ida import (
+from searches.support import tiles_heuristics
+from searches.support.chunked import control
+from searches.support.numba_cache import forget_stale_cache, own_dispatchers
+from searches.support.tiles_board import DIRS, Board, board_of
+from searches.support.tiles_heuristics import (
     DROPOUT,
     LINEAR_CONFLICT,
     MANHATTAN,
@@ -56,6 +56,9 @@ from searches.tiles_ida import (
     heuristic_tables,
     root_h,
 )
+
+#: The files this module's kernels compile code from (see ``numba_cache``).
+JIT_SOURCES = (__file__, *tiles_heuristics.JIT_SOURCES)
 
 # Control vector slots.
 C_NODES, C_EXPANDED, C_REOPENED, C_STORED, C_HEAP, C_FOUND = range(6)
@@ -292,10 +295,9 @@ def astar_pdb(keys, g, hv, parent, came, closed, slots, heap_key, heap_node, ctl
 #: kind -> chunk kernel (one compiled specialisation per heuristic, as for IDA*).
 KERNELS = {MANHATTAN: astar_manhattan, LINEAR_CONFLICT: astar_linear_conflict,
            DROPOUT: astar_dropout, PDB: astar_pdb}
-# The kernels compile in tiles_ida's heuristics and the tables' lookups: recompile them when
-# those files change.
-forget_stale_cache([astar_kernel, *KERNELS.values()], tiles_ida.__file__, tiles_pdb.__file__,
-                   tiles_pdb_encode.__file__, tiles_rank.__file__)
+# The kernels compile in the heuristics and the tables' lookups: recompile them when those
+# files change.
+forget_stale_cache([*own_dispatchers(__name__), *KERNELS.values()], *JIT_SOURCES)
 
 
 # --- the search in Python -----------------------------------------------------------------------
@@ -447,7 +449,7 @@ def solve_astar(instance: Instance, budget: Budget, heuristic: Heuristic | int) 
 def prepare() -> None:
     """Compile (or load from numba's cache) the kernels of the solver's two heuristics once
     per worker (``DROPOUT``, for the tests, compiles when used)."""
-    from searches.tiles_ida import tiny_instances
+    from searches.support.tiles_ida_search import tiny_instances
 
     for kind in (MANHATTAN, LINEAR_CONFLICT):
         for instance in tiny_instances():

@@ -1,7 +1,7 @@
 """Searches guided by pattern databases: the solvers ``ida-pdb`` and ``astar-pdb``.
 
-The heuristic is a partition's additive tables (``searches.tiles_pdb``) under a blank rule and
-an encoding, maxed with the lookup of the state reflected about the main diagonal
+The heuristic is a partition's additive tables (``searches.support.tiles_pdb_lookup``) under a
+blank rule and an encoding, maxed with the lookup of the state reflected about the main diagonal
 (``reflect``) and with the lookup of the dual state (``dual``: the inverse permutation, valid
 for Korf's blank-first goal). Korf & Felner's configurations are the presets: 6-6-3 and 7-8
 for the 15-puzzle, 6-6-6-6 for the 24-puzzle, each with the minimized blank rule and the
@@ -29,9 +29,15 @@ import numba
 
 from bench.api import Budget, Outcome, Param, solver
 from instances.tiles import Instance
-from searches import tiles_astar, tiles_ida, tiles_pdb
-from searches import tiles_pdb_encode as enc
-from searches import tiles_pdb_store as store
+from searches import tiles_astar, tiles_ida
+from searches.support import tiles_pdb_encode as enc
+from searches.support import tiles_pdb_lookup as lookup
+from searches.support import tiles_pdb_patterns as patterns
+from searches.support import tiles_pdb_store as store
+from searches.support.tiles_heuristics import Heuristic, pdb_tables
+from searches.support.tiles_ida_search import IdaSearch, solve_ida
+from searches.support.tiles_pdb_adapter import check_dual
+from searches.support.tiles_pdb_patterns import PDBError
 
 #: The partition ``auto`` picks, by number of cells.
 AUTO_PARTITION = {9: "4-4", 16: "6-6-3", 25: "6-6-6-6"}
@@ -39,7 +45,7 @@ AUTO_PARTITION = {9: "4-4", 16: "6-6-3", 25: "6-6-6-6"}
 BUILD_LIMIT = 6_000_000
 
 
-def partition_of(instance: Instance, spec: str) -> tiles_pdb.Partition:
+def partition_of(instance: Instance, spec: str) -> patterns.Partition:
     """The partition ``spec`` on the instance's board: a preset, tile lists, ``auto``, or
     several of those separated by ``|``, the first valid on the board taken (``4-4|5-5-5``:
     one per board size, for a suite whose ladder climbs from the 8- to the 15-puzzle)."""
@@ -53,14 +59,14 @@ def partition_of(instance: Instance, spec: str) -> tiles_pdb.Partition:
                 continue
             choice = AUTO_PARTITION[instance.ncells]
         try:
-            return tiles_pdb.partition(choice, instance.rows, instance.cols, instance.goal)
-        except tiles_pdb.PDBError as exc:
+            return patterns.partition(choice, instance.rows, instance.cols, instance.goal)
+        except PDBError as exc:
             reasons.append(str(exc))
-    raise tiles_pdb.PDBError("; ".join(reasons) + " (give tile lists such as "
+    raise PDBError("; ".join(reasons) + " (give tile lists such as "
                              "partition=1,2,3/4,5,6/7,8)")
 
 
-def refuse_large_builds(part: tiles_pdb.Partition, rule: str, encoding: str,
+def refuse_large_builds(part: patterns.Partition, rule: str, encoding: str,
                         cache: Path) -> None:
     """Raise, naming the command to run, if a table missing from ``cache`` is too big to build
     inside a run."""
@@ -69,7 +75,7 @@ def refuse_large_builds(part: tiles_pdb.Partition, rule: str, encoding: str,
         present = any((cache / store.file_name(pattern, rule, e)).exists()
                       for e in (encoding, "byte"))
         if not present and pattern.size > BUILD_LIMIT:
-            raise tiles_pdb.PDBError(
+            raise PDBError(
                 f"the {rule} table of tiles {pattern.label} ({pattern.size:,} placements) is not "
                 f"in the cache {cache}; build it once with: cliffbench pdb build --puzzle "
                 f"{part.rows}x{part.cols} --goal {part.goal} --partition {part.label} --rule "
@@ -77,26 +83,26 @@ def refuse_large_builds(part: tiles_pdb.Partition, rule: str, encoding: str,
 
 
 @functools.lru_cache(maxsize=4)  # a suite's configurations alternate run by run: keep them all
-def loaded(part: tiles_pdb.Partition, rule: str, encoding: str, reflect: bool,
-           cache: Path) -> tiles_pdb.Heuristic:
+def loaded(part: patterns.Partition, rule: str, encoding: str, reflect: bool,
+           cache: Path) -> lookup.Heuristic:
     """The tables, loaded (or built) once per worker and kept for the next runs."""
     refuse_large_builds(part, rule, encoding, cache)
-    return tiles_pdb.heuristic(part, rule, encoding, reflect=reflect, cache=str(cache))
+    return lookup.heuristic(part, rule, encoding, reflect=reflect, cache=str(cache))
 
 
 def guiding(instance: Instance, partition: str, rule: str, encoding: str, reflect: bool,
-            dual: bool, pathmax: bool = True) -> tiles_ida.Heuristic:
+            dual: bool, pathmax: bool = True) -> Heuristic:
     """The kernels' heuristic for these parameters (everything checked before any build)."""
     part = partition_of(instance, partition)
-    tiles_pdb.check_combination(rule, encoding, reflect, part.rows, part.cols, part.goal)
+    lookup.check_combination(rule, encoding, reflect, part.rows, part.cols, part.goal)
     if dual:
-        tiles_ida.check_dual(part.goal, encoding)
+        check_dual(part.goal, encoding)
     pdb = loaded(part, rule, encoding, reflect, store.default_cache())
-    return tiles_ida.pdb_tables(pdb, dual, pathmax)
+    return pdb_tables(pdb, dual, pathmax)
 
 
 def with_tables(instance: Instance, guide: tuple,
-                search: Callable[[tiles_ida.Heuristic], Outcome]) -> Outcome:
+                search: Callable[[Heuristic], Outcome]) -> Outcome:
     """The shared body of the solvers: unsolvable by parity before any table is loaded, else
     the search with the tables (their loading counted as encode time, their size reported)."""
     if not instance.solvable:
@@ -114,7 +120,7 @@ PARAMS = [
     Param("partition", "auto", "a preset (4-4-4-3, 5-5-5, 6-6-3, 7-8; 6-6-6-6; 4-4 ...), tile "
           "lists 1,2,3/4,5,6/..., auto (4-4, 6-6-3, 6-6-6-6 by board), or A|B: the first "
           "valid on the board"),
-    Param("rule", "minimized", "the blank rule of the tables", choices=tiles_pdb.RULES),
+    Param("rule", "minimized", "the blank rule of the tables", choices=patterns.RULES),
     Param("encoding", "nibble", "how the tables are stored", choices=enc.ENCODINGS),
     Param("reflect", True, "max with the lookup of the state reflected about the diagonal"),
     Param("dual", False, "max with the lookup of the dual state (blank-first goal)"),
@@ -122,24 +128,24 @@ PARAMS = [
 BACKEND = f"numba-{numba.__version__}"
 
 
-def tiny_tables() -> tuple[Instance, tiles_pdb.Heuristic]:
+def tiny_tables() -> tuple[Instance, lookup.Heuristic]:
     """An 8-puzzle board and tables of two tiles a pattern (built in milliseconds, not
     cached): what ``prepare`` compiles the kernels on."""
-    part = tiles_pdb.partition("1,2/3,4/5,6/7,8", 3, 3, "blank-first")
+    part = patterns.partition("1,2/3,4/5,6/7,8", 3, 3, "blank-first")
     return (Instance(3, 3, (3, 1, 2, 4, 0, 5, 6, 7, 8)),
-            tiles_pdb.heuristic(part, "minimized", "byte", reflect=True))
+            lookup.heuristic(part, "minimized", "byte", reflect=True))
 
 
 def prepare_ida() -> None:
     """Compile (or load from numba's cache) the table-guided IDA* kernel once per worker."""
     instance, pdb = tiny_tables()
-    tiles_ida.IdaSearch.start(instance, tiles_ida.pdb_tables(pdb, dual=True)).run(1000)
+    IdaSearch.start(instance, pdb_tables(pdb, dual=True)).run(1000)
 
 
 def prepare_astar() -> None:
     """The same for A*."""
     instance, pdb = tiny_tables()
-    tiles_astar.AStarSearch(instance, tiles_ida.pdb_tables(pdb, dual=True)).run(100)
+    tiles_astar.AStarSearch(instance, pdb_tables(pdb, dual=True)).run(100)
 
 
 @solver("ida-pdb", family="tiles", paradigm="native", backend=BACKEND, prepare=prepare_ida,
@@ -151,7 +157,7 @@ def solve_ida_pdb(instance: Instance, budget: Budget, seed: int, partition: str 
     """IDA* with additive pattern databases (Korf & Felner 2002), reflected and dual lookups,
     bidirectional pathmax; tables loaded once per worker (their loading is encode time)."""
     return with_tables(instance, (partition, rule, encoding, reflect, dual, pathmax),
-                       lambda h: tiles_ida.solve_ida(instance, budget, h, max_nodes))
+                       lambda h: solve_ida(instance, budget, h, max_nodes))
 
 
 @solver("astar-pdb", family="tiles", paradigm="native", backend=BACKEND, prepare=prepare_astar,

@@ -1,20 +1,25 @@
 """Shared fixtures: the misbehaving-solver plugin and the reference data folder.
 
-The data folder is the one the suites read (``bench.specs.default_data_dir``): ``$CLIFFBENCH_DATA``
-(a folder that does not exist hides the data: ``CLIFFBENCH_DATA=/nonexistent pytest`` runs the
-tests as a fresh clone would), else ``../shared/data``, else the folder ``cliffbench data fetch``
-filled. A test that needs it skips with a reason when there is none, and when it fails on a
-registered file that this folder lacks (a folder fetched without a mirror has no copy of the
-mirror-only files), it is reported as skipped, naming the file.
+The folders mirror the code: ``test_instances/`` (the families), ``test_searches/`` and
+``test_encoders/`` (the solvers), ``test_bench/<layer>/`` (``plan``, ``data``, ``execute``,
+``views``, ``cli``, ``conformance``); the project-wide checks (layers, README, docs, asv) are
+here at the top. The folders are not named like the packages they test: ``tests/`` is on
+``sys.path`` (for ``helpers``), where a folder ``bench/`` would shadow the package.
+
+The data folder is the one the suites read (``bench.data.fetch.default_data_dir``):
+``$CLIFFBENCH_DATA`` (a folder that does not exist hides the data: ``CLIFFBENCH_DATA=/nonexistent
+pytest`` runs the tests as a fresh clone would), else ``../shared/data``, else the folder
+``cliffbench data fetch`` filled. A test that needs it skips with a reason when there is none, and
+when it fails on a registered file that this folder lacks (a folder fetched without a mirror has no
+copy of the mirror-only files), it is reported as skipped, naming the file.
 
 Run in parallel (pytest-xdist, ``-n 2 --dist loadgroup``), the tests are dealt to the workers a
 group at a time (``group_of``): a module's tests together, and every module that compiles the
 sliding-tile kernels (``KERNEL_MODULES``) in one group, so that no two workers compile the same
-kernel. A
-test marked ``serial`` (every test of ``SERIAL_MODULES``, and those marked in their module) runs
-alone: it waits for the other workers' current tests to end, and they start no test until it
-and the serial tests that follow it on its worker have ended (``Turns``). Those are the tests of
-limits, kills and classification under load (timeouts, memouts, overshoots, sweeps on two
+kernel. A test marked ``serial`` (every test of ``SERIAL_MODULES``, and those marked in their
+module) runs alone: it waits for the other workers' current tests to end, and they start no test
+until it and the serial tests that follow it on its worker have ended (``Turns``). Those are the
+tests of limits, kills and classification under load (timeouts, memouts, overshoots, sweeps on two
 cores) and those that look for processes machine-wide.
 """
 
@@ -30,9 +35,9 @@ from pathlib import Path
 
 import pytest
 
-from bench import data
-from bench.registry import solver_index
-from bench.specs import default_data_dir
+from bench.data import fetch as data
+from bench.data.fetch import default_data_dir
+from bench.plan.registry import solver_index
 
 from helpers import FAULTY
 
@@ -95,7 +100,7 @@ def pytest_configure(config: pytest.Config) -> None:
     """The ``serial`` mark; in the parent of a parallel run, the folder of the workers' locks.
 
     In the first process (the parent of a parallel run), before any test imports a solver
-    module: the solver index, if it is not there yet. bench/registry.py builds it in whatever
+    module: the solver index, if it is not there yet. bench/plan/registry.py builds it in whatever
     process first needs it, and one that has imported a solver module already leaves that
     module's solvers out; whichever test came first (a worker's, in a parallel run) decided
     whether the command-line tests after it found ``cpsat`` and the figures their defaults."""

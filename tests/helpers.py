@@ -13,7 +13,7 @@ from pathlib import Path
 
 from bench.api import Budget
 from instances.edgematch import GENERATORS, Instance, rotated
-from searches.tiles_board import board_for
+from searches.support.tiles_board import board_for
 
 ROOT = Path(__file__).resolve().parents[1]
 FAULTY = ROOT / "tests" / "plugins" / "faulty.py"

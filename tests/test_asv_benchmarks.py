@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-import bench.asv
+import benchmarks
 
 PREFIXES = ("time_", "track_", "mem_", "peakmem_", "timeraw_")
 #: Class attributes set smaller for the test (the benchmarks' own sizes are asv's business).
@@ -26,7 +26,7 @@ SMALL = {"RunnerOverhead": {"runs": 12}, "DfsRestarts": {"nodes": 200_000}}
 
 def benchmark_modules() -> list[Any]:
     return [importlib.import_module(info.name)
-            for info in pkgutil.iter_modules(bench.asv.__path__, "bench.asv.")]
+            for info in pkgutil.iter_modules(benchmarks.__path__, "benchmarks.")]
 
 
 def benchmark_classes() -> dict[str, type]:

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from instances.common import InstanceError, content_hash
+from instances.common import InstanceError, instance_hash
 
 N, E, S, W = 0, 1, 2, 3
 GREY = 0
@@ -120,9 +120,7 @@ class Instance:
 
     @property
     def instance_id(self) -> str:
-        payload = self.to_json()
-        payload.pop("name")
-        return content_hash(payload)
+        return instance_hash(self.to_json())
 
 
 @dataclass(frozen=True)

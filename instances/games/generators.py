@@ -16,7 +16,6 @@ from math import comb, prod
 from operator import xor
 from typing import Any
 
-from instances import Generator
 from instances.common import (
     Generated,
     InstanceError,
@@ -28,6 +27,7 @@ from instances.common import (
     seed_param,
     shown,
 )
+from instances.family import Generator
 from instances.games.graphs import board_graph, nim_graph, random_graph, subtraction_graph
 from instances.games.model import MAX_TREE_LEAVES, Board, GameTree
 
@@ -36,14 +36,14 @@ FORMS = ("rules", "graph")
 # Limits: each keeps a generator within a few seconds and well under a gigabyte on one core.
 #: Board sides (Connect Four is 7 x 6; 32 x 32 is far beyond any search of the project).
 MAX_SIDE = 32
-#: Board graphs are built in plain Python at about 100,000 positions a second: refused when an
-#: upper bound on their positions (``board_graph_bound``) is above this (tic-tac-toe's is
-#: 6,046, Connect Four 4 x 4's 201,755 for 161,029 positions built in 1 s).
+#: Board graphs are built in plain Python: refused when an upper bound on their positions
+#: (``board_graph_bound``) is above this (tic-tac-toe's is 6,046, Connect Four 4 x 4's
+#: 201,755 for 161,029 positions).
 MAX_BOARD_GRAPH = 300_000
-#: Nim and subtraction graphs: a bound on their moves (about a million a second).
+#: Nim and subtraction graphs: a bound on their moves.
 MAX_GRAPH_MOVES = 3_000_000
-#: Random graphs: numpy draws 5 x 10^7 moves in 2 s and 0.9 GB (the games-graphs suite goes to
-#: 10^6 positions of 10 moves).
+#: Random graphs: a bound on positions x degree (5 x 10^7 moves at most; the games-graphs suite
+#: goes to 10^6 positions of 10 moves).
 MAX_POSITIONS = 10_000_000
 MAX_DEGREE = 1000
 MAX_RANDOM_MOVES = 50_000_000

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from instances.common import InstanceError, content_hash
+from instances.common import InstanceError, instance_hash
 from instances.games import rules
 
 MAX_TREE_LEAVES = 1 << 26
@@ -112,9 +112,7 @@ class Board:
 
     @property
     def instance_id(self) -> str:
-        payload = self.to_json()
-        payload.pop("name")
-        return content_hash(payload)
+        return instance_hash(self.to_json())
 
 
 @dataclass(frozen=True)
@@ -196,9 +194,7 @@ class GameTree:
 
     @property
     def instance_id(self) -> str:
-        payload = self.to_json()
-        payload.pop("name")
-        return content_hash(payload)
+        return instance_hash(self.to_json())
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,13 +1,12 @@
 """Sudoku of box side 2 to 5 (4x4 to 25x25): the ``sudoku`` family.
 
-The family interface of ``instances`` (see its docstring): the types live in ``model``, the file
-formats in ``formats``, the independent checker in ``check``, the generator in ``planted`` (with
-its own small solver in ``reference``), the drawn grid in ``render``.
-"""
+Declared as ``FAMILY`` (the contract is ``instances.family.Family``): the types live in
+``model``, the file formats in ``formats``, the independent checker in ``check``, the generator
+in ``planted`` (with its own small solver in ``reference``), the drawn grid in ``render``."""
 
 from __future__ import annotations
 
-from instances import Generator
+from instances.family import Family, Generator
 from instances.sudoku.check import check, units
 from instances.sudoku.formats import (
     SUFFIXES,
@@ -19,13 +18,32 @@ from instances.sudoku.formats import (
     sniff,
     write_file,
 )
+from instances.sudoku.generators import PLANTED
 from instances.sudoku.model import SYMBOLS, Instance, Solution
-from instances.sudoku.planted import PLANTED
 from instances.sudoku.render import render
 
 GENERATORS: dict[str, Generator] = {"planted": PLANTED}
 
+FAMILY = Family(
+    name="sudoku",
+    summary="Sudoku of any box size: fill the grid so that no row, column or box repeats a digit",
+    instance_type=Instance,
+    solution_type=Solution,
+    suffixes=SUFFIXES,
+    read_file=read_file,
+    write_file=write_file,
+    read_solution=read_solution,
+    generators=GENERATORS,
+    check=check,
+    render=render,
+    sniff=sniff,
+    picture="instances.sudoku.picture:draw",
+    picture_dpi=80,
+    examples=("sudoku/planted:box=2,clues=6,seed=1", "sudoku/planted:box=3,clues=30,seed=1"),
+)
+
 __all__ = [
+    "FAMILY",
     "GENERATORS",
     "SUFFIXES",
     "SYMBOLS",

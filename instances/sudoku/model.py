@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from instances.common import InstanceError, content_hash
+from instances.common import InstanceError, instance_hash
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOP"
 BLANKS = ".0"
@@ -103,7 +103,7 @@ class Instance:
 
     @property
     def instance_id(self) -> str:
-        return content_hash({"family": "sudoku", "box": self.box, "grid": self.to_line()})
+        return instance_hash(self.to_json())
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,11 @@
 """The two generators of the family.
 
-``tiles/scramble``: the seed notebook's random walk, exactly: ``random.Random(seed)``, from the
-goal, at each step a uniform choice among the blank's neighbours (listed up, down, left, right)
-whose move does not return to the previous state. So ``scramble`` of the 15-puzzle's blank-last
-goal, 100 steps, seed 11, is the notebook's demo instance (7, 12, 11, 2, 10, 0, 4, 6, 9, 3, 5,
-8, 13, 15, 1, 14). The walk read backwards is a solution (the secret; not an optimal one).
+``tiles/scramble``: a random walk of the blank: ``random.Random(seed)``, from the goal, at each
+step a uniform choice among the blank's neighbours (listed up, down, left, right) whose move
+does not return to the previous state. So ``scramble`` of the 15-puzzle's blank-last goal, 100
+steps, seed 11, is (7, 12, 11, 2, 10, 0, 4, 6, 9, 3, 5, 8, 13, 15, 1, 14), the demo instance of
+the notebook this project grew from. The walk read backwards is a solution (the secret; not an
+optimal one).
 
 ``tiles/random``: a uniform solvable state: a uniform permutation, and when it is unsolvable,
 tiles 1 and 2 swapped (a bijection between the unsolvable and the solvable states, so the
@@ -16,8 +17,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from instances import Generator
 from instances.common import Generated, choice_param, int_param, seed_param
+from instances.family import Generator
 from instances.tiles.model import GOALS, Instance, Solution, goal_state, solvable
 
 BACK = {"U": "D", "D": "U", "L": "R", "R": "L"}
@@ -54,9 +55,9 @@ def _board(params: dict[str, Any], name: str) -> tuple[int, int, str]:
 
 def scramble_walk(rows: int, cols: int, goal: str, steps: int,
                   rng: random.Random) -> tuple[tuple[int, ...], str]:
-    """The notebook's walk: the state after ``steps`` moves and the moves, as U/D/L/R.
+    """The walk: the state after ``steps`` moves and the moves, as U/D/L/R.
 
-    The notebook drops a neighbour whose state equals the previous one; after a single move
+    A neighbour whose state equals the previous one is dropped; after a single move
     that is exactly the neighbour the blank came from, so each step costs O(1), not a copy of
     the board per neighbour (the choices, hence the walk, are the same).
     """
@@ -98,7 +99,7 @@ def make_random(params: dict[str, Any], seed: int) -> Generated:
 
 
 _BOARD = {"rows": (4, "board rows, 2..32"), "cols": (4, "board columns, 2..32"),
-          "goal": ("blank-last", "blank-last (the notebook) or blank-first (Korf)")}
+          "goal": ("blank-last", "blank-last (1 2 ... 0) or blank-first (Korf: 0 1 2 ...)")}
 
 SCRAMBLE = Generator("tiles", "scramble",
                      {**_BOARD, "steps": (100, "random-walk length, 0..10**6 (no immediate "

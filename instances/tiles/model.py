@@ -4,7 +4,7 @@
   tiles ``1 .. rows*cols - 1`` and the blank ``0``. A state is a tuple: ``state[cell]`` is the
   tile in that cell.
 - Two goal conventions, both in use: ``blank-first`` (Korf's lists: ``0 1 2 ... n-1``) and
-  ``blank-last`` (the seed notebook: ``1 2 ... n-1 0``).
+  ``blank-last`` (``1 2 ... n-1 0``, the usual textbook goal).
 - A solution is the list of the blank's moves, a string over ``U D L R`` (the blank goes up,
   down, left, right: the tile there slides the other way). Its length is the solution's cost.
 - Solvability: a state can reach its goal exactly when the parity of the permutation that maps
@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from instances.common import InstanceError, content_hash
+from instances.common import InstanceError, instance_hash
 
 GOALS = ("blank-first", "blank-last")
 MOVES = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
@@ -100,9 +100,7 @@ class Instance:
 
     @property
     def instance_id(self) -> str:
-        payload = self.to_json()
-        payload.pop("name")
-        return content_hash(payload)
+        return instance_hash(self.to_json())
 
 
 @dataclass(frozen=True)

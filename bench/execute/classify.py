@@ -1,0 +1,146 @@
+"""From what a worker reports to the row's outcome columns: the checker runs here, in the parent.
+
+The status vocabulary is bench/table/schema.py's. A solver's claim is never taken on trust: a
+claimed solution the family's checker rejects, an ``infeasible`` claim on an instance known to be
+feasible, or an optimum that contradicts a known one is ``wrong``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import instances
+from bench.plan.suite import Task
+
+
+def check_solution(task: Task, solution_json: Any) -> tuple[Any, Any]:
+    """(Solution, Verdict) of a returned answer; a malformed answer is an illegal one."""
+    module = instances.family(task.ref.family)
+    instance = task.ref.instance
+    try:
+        solution = module.solution_from_json(solution_json, instance)
+        return solution, module.check(instance, solution)
+    except Exception as exc:  # the answer is the solver's: any defect in it is its failure
+        from instances.common import Verdict
+
+        return None, Verdict(False, False, None, getattr(instance, "max_score", None),
+                             f"malformed solution: {type(exc).__name__}: {exc}")
+
+
+def solutions_bucket(count: Any) -> str | None:
+    """A solution count as the ``solutions`` column says it: "0", "1", "2+" (None if absent)."""
+    if isinstance(count, bool) or not isinstance(count, int | float) or count != count:
+        return None
+    return "0" if count <= 0 else "1" if count < 2 else "2+"
+
+
+def outcome_columns(task: Task, result: dict[str, Any]) -> dict[str, Any]:
+    """The outcome and cost columns of a finished run (any ``kind`` a worker or watchdog gives)."""
+    kind = result["kind"]
+    counters = result.get("counters") or {}
+    row: dict[str, Any] = {
+        "claimed": result.get("claimed"),
+        "verified": None,
+        "verdict": None,
+        "score": None,
+        "objective": result.get("objective"),
+        "message": result.get("message"),
+        "solution": None,
+        "t_wall": result.get("t_wall"),
+        "t_cpu": result.get("t_cpu"),
+        "t_prepare": result.get("t_prepare"),
+        "t_encode": result.get("t_encode"),
+        "t_solve": result.get("t_solve"),
+        "peak_rss_mb": result.get("peak_rss_mb"),
+        "work_nodes": counters.get("nodes", counters.get("branches")),
+        "work_conflicts": counters.get("conflicts"),
+        "work_restarts": counters.get("restarts"),
+        "solutions": solutions_bucket(counters.get("solutions")),
+        "model_vars": result.get("model_vars"),
+        "model_constraints": result.get("model_constraints"),
+        "counters": json.dumps(counters, sort_keys=True) if counters else None,
+        "score_trace": json.dumps(result["score_trace"]) if result.get("score_trace") else None,
+    }
+    if kind != "outcome":
+        row["status"] = kind
+        return row
+    row.update(judge(task, result))
+    return row
+
+
+def judge(task: Task, result: dict[str, Any]) -> dict[str, Any]:
+    """Status, verified, verdict and score of an outcome a solver returned."""
+    claimed = result["claimed"]
+    out: dict[str, Any] = {"status": claimed}
+    verdict = None
+    if result.get("solution") is not None:
+        _, verdict = check_solution(task, result["solution"])
+        out["solution"] = json.dumps(result["solution"], separators=(",", ":"))
+        out["verified"] = bool(verdict.legal)
+        out["verdict"] = verdict.reason or ("solved" if verdict.solved else "legal")
+        out["score"] = verdict.score
+    generated = task.ref.generated
+    if claimed in ("solved", "optimal"):
+        if verdict is None:
+            return {**out, "status": "wrong", "verdict": f"claimed {claimed} without a solution"}
+        minimizing = instances.family(task.ref.family).objective == "min"
+        problem = (claim_problem(claimed, verdict, generated, result.get("objective"), minimizing)
+                   or count_problem(result.get("counters") or {}, claimed, generated))
+        if problem:
+            return {**out, "status": "wrong", "verdict": problem}
+    elif claimed == "infeasible":
+        if generated.feasible:
+            return {**out, "status": "wrong",
+                    "verdict": "claimed infeasible on an instance known to have a solution"}
+        if solutions_bucket((result.get("counters") or {}).get("solutions")) not in (None, "0"):
+            return {**out, "status": "wrong", "verdict": "claimed infeasible while counting "
+                                                        "solutions"}
+    elif claimed == "unknown" and verdict is not None:
+        if not verdict.legal:
+            return {**out, "status": "wrong",
+                    "verdict": f"checker rejected the returned partial answer: {verdict.reason}"}
+        if verdict.solved:
+            out["status"] = "solved"
+            out["verdict"] = "solved (the solver claimed unknown)"
+    return out
+
+
+def count_problem(counters: dict[str, Any], claimed: str, generated: Any) -> str:
+    """Why a solution count that comes with a solution is wrong, or "": a found solution is at
+    least one, and a puzzle known to be unique has exactly one."""
+    bucket = solutions_bucket(counters.get("solutions"))
+    if bucket == "0":
+        return f"claimed {claimed} with a solution but counted 0 solutions"
+    if bucket == "2+" and generated.known_solutions == 1:
+        return "counted 2+ solutions on an instance known to have exactly one"
+    return ""
+
+
+def claim_problem(claimed: str, verdict: Any, generated: Any, objective: float | None,
+                  minimizing: bool = False) -> str:
+    """Why a ``solved``/``optimal`` claim is wrong, or "" when the checker bears it out.
+
+    ``solved`` needs the checker's ``solved``. ``optimal`` needs it too, except in score mode on
+    an instance not known to be feasible: there a legal board whose score the solver proved best
+    (an unsolvable board's best partial match) is an honest optimum. Either way an objective
+    must agree with the checker's score and with a known optimum. Where the family minimizes
+    (``objective="min"``: a sliding-tile solution's length), a checked solution better than a
+    known optimum means the claim or the known value is wrong: it is flagged.
+    """
+    score_mode_optimum = (claimed == "optimal" and verdict.legal and verdict.score is not None
+                          and not generated.feasible)
+    if not verdict.solved and not score_mode_optimum:
+        return f"checker rejected the claimed solution: {verdict.reason or 'not solved'}"
+    if objective is not None and verdict.score is not None \
+            and abs(objective - verdict.score) > 1e-9:
+        return f"claimed objective {objective:g} but the checker scores {verdict.score}"
+    known = generated.known_optimum
+    value = objective if objective is not None else verdict.score
+    if claimed == "optimal" and known is not None and value is not None \
+            and abs(value - known) > 1e-9:
+        return f"claimed optimum {value:g} but the known optimum is {known:g}"
+    if minimizing and known is not None and verdict.score is not None \
+            and verdict.score < known - 1e-9:
+        return f"a solution of {verdict.score} beats the known optimum {known:g}"
+    return ""

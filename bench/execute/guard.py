@@ -1,0 +1,85 @@
+"""``python -m bench.execute.guard -- CMD ...``: start a worker and outlive it, so nothing it starts
+can.
+
+A run's processes must end with the run, whatever ends it: a kill by the watchdog, a crash of
+the worker, or the death of the parent (a SIGKILL of ``cliffbench run``, a lost Dask worker).
+The worker is a child subreaper, so a process a solver starts in a session of its own still
+hangs below it, but when the worker itself dies those orphans would go to init. The guard is the
+worker's parent and a subreaper too: they come to it instead. It runs no solver code, so it is
+always able to act:
+
+- when the worker exits, the guard kills everything left below it and exits the way the worker
+  did (same exit code, or killed by the same signal), so the runner sees the worker's end;
+- when its own parent dies (PR_SET_PDEATHSIG delivers SIGTERM), it kills the worker and
+  everything below it, then exits.
+
+It waits in ``sigtimedwait`` on SIGCHLD and SIGTERM: no polling, no CPU while runs go on.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import subprocess
+import sys
+
+from bench.execute.limits import become_subreaper, die_with_parent, kill_tree
+
+
+def end_like(status: int) -> None:
+    """Exit as the worker did: by the same signal (no core file), or with the same code."""
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        signal.signal(sig, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {sig})
+        os.kill(os.getpid(), sig)
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
+
+
+def guard(cmd: list[str], pass_fds: tuple[int, ...]) -> None:
+    parent = os.getppid()
+    become_subreaper()
+    signal.signal(signal.SIGTERM, lambda *_: None)  # a handler, so an early SIGTERM is kept
+    die_with_parent(signal.SIGTERM)
+    worker = subprocess.Popen(cmd, pass_fds=pass_fds)
+    for fd in pass_fds:  # the worker holds the pipes: their ends must close when it dies
+        os.close(fd)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGCHLD, signal.SIGTERM})
+    status = None
+    while status is None:
+        if os.getppid() != parent:  # the runner is gone (it may have died before the prctl)
+            kill_tree(os.getpid(), spare=os.getpid())
+            os._exit(1)
+        while True:  # reap: the worker, or orphans adopted from below it
+            try:
+                pid, code = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                pid = 0
+            if pid == 0:
+                break
+            if pid == worker.pid:
+                status = code
+        if status is None:
+            signal.sigtimedwait({signal.SIGCHLD, signal.SIGTERM}, 1.0)
+    worker.returncode = status  # already reaped above
+    kill_tree(os.getpid(), spare=os.getpid())
+    end_like(status)
+
+
+def main() -> None:
+    argv = sys.argv[1:]
+    fds: tuple[int, ...] = ()
+    if argv[:1] == ["--pass-fds"]:
+        fds = tuple(int(f) for f in argv[1].split(",") if f)
+        argv = argv[2:]
+    if argv[:1] == ["--"]:
+        argv = argv[1:]
+    if not argv:
+        sys.exit("usage: python -m bench.execute.guard [--pass-fds A,B] -- CMD ...")
+    guard(argv, fds)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,289 @@
+"""The runner: the order runs are given out, the local executor, and a run's row.
+
+Every run executes in a worker process (bench/execute/worker.py, held by a bench/execute/slot.py
+Slot), never in the parent. The parent:
+
+- gives each idle worker the next run the scheduler releases (ladders climb rung by rung per
+  solver, so a solver that fails a rung is not sent higher: those runs become ``skipped`` rows),
+  preferring runs of solvers no other worker is compiling (a worker that would only wait for
+  that compilation runs something else meanwhile);
+- passes on what workers say before their runs start (a first run's compilation) to
+  ``on_note``, for the progress line;
+- watches every busy worker (the slot's watchdog: past budget + grace its process tree is killed,
+  ``timeout``; past the memory budget, summed over the tree, likewise, ``memout``; a worker that
+  dies mid-run is a ``crash``; each is replaced);
+- checks and classifies every outcome (bench/execute/classify.py) and hands the row to ``on_row``
+  (the journal appends and fsyncs it) before it gives out more work.
+
+The Dask executor (bench/execute/dask_executor.py) keeps the scheduler and the rows and moves the
+slots onto Dask workers.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bench.execute.classify import outcome_columns
+from bench.execute.limits import process_table
+from bench.execute.slot import GRACE_S, MEMORY_POLL_S, POLL_S, RunnerError, Slot
+from bench.execute.worker import prepare_key
+from bench.plan.suite import Task
+from bench.table.schema import SUCCESS
+from bench.table.store import now
+
+__all__ = ["GRACE_S", "LadderScheduler", "Runner", "RunnerError", "available_cpus",
+           "base_row", "result_row", "skipped_row", "task_payload"]
+
+
+def available_cpus() -> list[int]:
+    if hasattr(os, "sched_getaffinity"):
+        return sorted(os.sched_getaffinity(0))
+    return list(range(os.cpu_count() or 1))
+
+
+class LadderScheduler:
+    """Releases runs stream by stream, rung by rung, and stops a stream that fails a rung.
+
+    A stream is (ladder, solver config). Its next rung opens only when every run of the current
+    one has finished; if the fraction failed reaches ``abort_fraction``, every run of the higher
+    rungs becomes a ``skipped`` row with the reason. ``done`` rows (a resumed sweep) count as
+    finished runs without running again. Streams take turns; one whose solver another worker
+    is compiling (``compiling``, set by the runner) waits its turn while others have runs.
+    """
+
+    def __init__(self, tasks: list[Task], done: dict[str, dict[str, Any]],
+                 abort_fraction: float = 1.0):
+        self.done = done
+        self.abort_fraction = abort_fraction
+        self.streams: OrderedDict[tuple[str, str], list[list[Task]]] = OrderedDict()
+        for task in tasks:
+            rungs = self.streams.setdefault(task.stream, [])
+            index = task.ref.rung_index or 0
+            while len(rungs) <= index:
+                rungs.append([])
+            rungs[index].append(task)
+        self.current: dict[tuple[str, str], int] = {s: -1 for s in self.streams}
+        self.queue: dict[tuple[str, str], deque[Task]] = {s: deque() for s in self.streams}
+        self.open: dict[tuple[str, str], int] = {s: 0 for s in self.streams}
+        self.tally: dict[tuple[str, str], list[int]] = {s: [0, 0] for s in self.streams}
+        self.skipped: list[tuple[Task, str]] = []
+        self.compiling: set[str] = set()
+        self.order = deque(self.streams)
+        for stream in self.streams:
+            self._advance(stream)
+
+    def _advance(self, stream: tuple[str, str]) -> None:
+        """Open the next non-empty rung of a stream, counting runs already done."""
+        rungs = self.streams[stream]
+        while self.open[stream] == 0 and not self.queue[stream]:
+            index = self.current[stream]
+            if index >= 0 and self._fails(stream):
+                label = rungs[index][0].ref.rung if rungs[index] else str(index)
+                solved, total = self.tally[stream]
+                reason = (f"ladder stopped climbing: {stream[1]} solved {solved}/{total} "
+                          f"at rung {label}")
+                for higher in rungs[index + 1:]:
+                    self.skipped.extend((t, reason) for t in higher if t.key not in self.done)
+                self.current[stream] = len(rungs)
+                return
+            if index + 1 >= len(rungs):
+                self.current[stream] = len(rungs)
+                return
+            self.current[stream] = index + 1
+            self.tally[stream] = [0, 0]
+            for task in rungs[index + 1]:
+                if task.key in self.done:
+                    self._count(stream, self.done[task.key])
+                else:
+                    self.queue[stream].append(task)
+
+    def _fails(self, stream: tuple[str, str]) -> bool:
+        solved, total = self.tally[stream]
+        return total > 0 and (total - solved) / total >= self.abort_fraction - 1e-12
+
+    def _count(self, stream: tuple[str, str], row: dict[str, Any]) -> None:
+        self.tally[stream][1] += 1
+        if row.get("status") in SUCCESS:
+            self.tally[stream][0] += 1
+
+    def next_task(self) -> Task | None:
+        """The next run, one stream after another in turn; None when no stream has one now.
+
+        A stream whose next run's solver has its prepare key (bench/worker.prepare_key: what
+        one compilation serves) in ``compiling`` (another worker is compiling it: the runner
+        keeps the set) is passed over while another stream has a run, so that worker's
+        neighbours run something else instead of waiting for its compilation."""
+        passed = None
+        for _ in range(len(self.order)):
+            stream = self.order[0]
+            self.order.rotate(-1)
+            queue = self.queue[stream]
+            if not queue:
+                continue
+            if prepare_key(queue[0].config.spec) not in self.compiling:
+                return self._take(stream)
+            passed = passed or stream
+        return self._take(passed) if passed is not None else None
+
+    def _take(self, stream: tuple[str, str]) -> Task:
+        self.open[stream] += 1
+        return self.queue[stream].popleft()
+
+    def finished(self, task: Task, row: dict[str, Any]) -> None:
+        stream = task.stream
+        self.open[stream] -= 1
+        self._count(stream, row)
+        self._advance(stream)
+
+    def take_skipped(self) -> list[tuple[Task, str]]:
+        out, self.skipped = self.skipped, []
+        return out
+
+    def idle(self) -> bool:
+        return all(not q for q in self.queue.values()) and not self.skipped
+
+
+def task_payload(task: Task, run_id: int) -> dict[str, Any]:
+    return {"id": run_id, "solver": task.config.spec.key, "params": task.config.params,
+            "instance": task.ref.instance.to_json(), "seed": task.seed,
+            "budget_s": task.budget_s, "mem_mb": task.mem_mb, "cores": task.cores}
+
+
+def base_row(task: Task, sweep: str) -> dict[str, Any]:
+    """Identity, instance and solver columns of a run (all but its outcome)."""
+    ref, generated, spec = task.ref, task.ref.generated, task.config.spec
+    instance = ref.instance
+    max_score = getattr(instance, "max_score", None)
+    row: dict[str, Any] = {
+        "sweep": sweep, "key": task.key, "started_at": None,
+        "family": ref.family, "instance_id": ref.instance_id,
+        "instance_name": getattr(instance, "name", ""), "source": ref.source,
+        "ladder": ref.ladder, "rung": ref.rung, "rung_index": ref.rung_index,
+        "feasible": generated.feasible, "known_optimum": generated.known_optimum,
+        "max_score": max_score,
+        "solver": spec.name, "paradigm": spec.paradigm, "backend": spec.backend,
+        "repeat": task.repeat, "seed": task.seed,
+        "budget_s": task.budget_s, "budget_mb": task.mem_mb, "cores": task.cores,
+        "limits": None, "host": socket.gethostname(),
+    }
+    for key, value in {**generated.params, **ref.extra_params}.items():
+        row[f"p_{key}"] = value
+    for key, value in task.config.params.items():
+        row[f"s_{key}"] = value
+    return row
+
+
+def skipped_row(task: Task, sweep: str, reason: str) -> dict[str, Any]:
+    return {**base_row(task, sweep), "started_at": now(), "status": "skipped", "message": reason,
+            "limits": "not run"}
+
+
+def result_row(task: Task, result: dict[str, Any], sweep: str) -> dict[str, Any]:
+    """The row of a run that ended (bench/execute/slot.py's result, from any executor): checked and
+    classified here, in the parent."""
+    row = {**base_row(task, sweep), **outcome_columns(task, result)}
+    for key in ("started_at", "limits", "host"):
+        if result.get(key) is not None:
+            row[key] = result[key]
+    return row
+
+
+class Runner:
+    """The local executor: ``jobs`` workers of ``cores`` cores each, pinned to disjoint cores,
+    watched from this process; see the module docstring."""
+
+    executor = "local"
+
+    def __init__(self, jobs: int = 1, cores: int = 1, plugins: list[str] | tuple[str, ...] = (),
+                 log_dir: str | Path | None = None, grace_s: float = GRACE_S):
+        cpus = available_cpus()
+        if jobs < 1 or cores < 1:
+            raise RunnerError("--jobs and cores must be at least 1")
+        if jobs * cores > len(cpus):
+            raise RunnerError(f"{jobs} jobs x {cores} cores = {jobs * cores} cores, but this "
+                              f"machine gives {len(cpus)}: lower --jobs")
+        if log_dir is None:
+            import tempfile
+
+            log_dir = tempfile.mkdtemp(prefix="cliffbench-workers-")
+        self.slots = [Slot(i, cpus[i * cores:(i + 1) * cores], [str(p) for p in plugins],
+                           Path(log_dir), grace_s=grace_s) for i in range(jobs)]
+        self.grace_s = grace_s
+        self.run_ids = 0
+        self.last_memory = 0.0
+
+    def run(self, scheduler: LadderScheduler, sweep: str,
+            on_row: Callable[[dict[str, Any]], None],
+            on_note: Callable[[list[str]], None] | None = None) -> None:
+        """Until the scheduler has nothing left: give out runs, watch them, report rows.
+        ``on_note`` is told what the workers say they are doing before their runs start (a
+        first run's compilation), sorted, each time that changes."""
+        notes: list[str] = []
+        try:
+            while True:
+                for task, reason in scheduler.take_skipped():
+                    on_row(skipped_row(task, sweep, reason))
+                self._give_out(scheduler)
+                busy = [s for s in self.slots if s.phase != "idle"]
+                if not busy:
+                    if scheduler.idle():
+                        return
+                    continue
+                self._wait(busy)
+                for task, result in self._ended(busy):
+                    row = result_row(task, result, sweep)
+                    on_row(row)
+                    scheduler.finished(task, row)
+                now_notes = sorted({s.note for s in self.slots if s.note})
+                if on_note is not None and now_notes != notes:
+                    on_note(now_notes)
+                notes = now_notes
+        finally:
+            for slot in self.slots:
+                slot.stop()
+
+    def _give_out(self, scheduler: LadderScheduler) -> None:
+        """A run for every idle worker that the scheduler has one for, preferring solvers no
+        other worker is compiling."""
+        for slot in self.slots:
+            if slot.phase != "idle":
+                continue
+            scheduler.compiling = {prepare_key(s.task.config.spec) for s in self.slots if s.note}
+            task = scheduler.next_task()
+            if task is not None:
+                self.run_ids += 1
+                slot.give(task, task_payload(task, self.run_ids))
+
+    def _ended(self, busy: list[Slot]) -> list[tuple[Task, dict[str, Any]]]:
+        """The runs of ``busy`` that ended (finished, died, or killed by the watchdog for time
+        or, every MEMORY_POLL_S, for memory), each with its result."""
+        ended = []
+        for slot in busy:
+            task = slot.task
+            result = slot.poll()
+            if result is not None:
+                ended.append((task, result))
+        clock = time.monotonic()
+        if clock - self.last_memory >= MEMORY_POLL_S:
+            self.last_memory = clock
+            table = process_table()
+            for slot in busy:
+                task = slot.task
+                result = slot.watch_memory(table)
+                if result is not None:
+                    ended.append((task, result))
+        return ended
+
+    @staticmethod
+    def _wait(busy: list[Slot]) -> None:
+        import select
+
+        fds = [s.rfd for s in busy if s.rfd >= 0]
+        if fds:
+            select.select(fds, [], [], POLL_S)

@@ -1,0 +1,323 @@
+"""One worker process and the run it holds: give it a run, watch it, say how the run ended.
+
+Both executors use it: the local runner keeps one slot per job in the parent; the Dask executor
+keeps one per Dask worker thread, on the Dask worker. Either way a solve happens in a limited
+child process (bench/execute/worker.py), so a crash or a kill takes down that child, never the
+process that watches it.
+
+The watchdog is the harness's, not the solver's (BenchExec's rule): past budget + grace the
+run's whole process tree is killed (``timeout``); past the memory budget, summed over the tree,
+likewise (``memout``); a worker that dies mid-run is a ``crash``. ``poll`` and ``watch_memory``
+return the run's *result*: the worker's own message, or one written here for a run that was
+killed or died. The parent turns results into rows (bench/execute/runner.py); nothing here checks an
+answer. Before a run starts, ``note`` holds what the worker said it is doing (``compiling
+<solver> (first run on this machine)``), for the progress line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench.execute.limits import kill_tree, process_table, resident_mb, run_processes
+from bench.table.store import now
+
+GRACE_S = 1.0
+STARTUP_LIMIT_S = 600.0
+POLL_S = 0.05
+MEMORY_POLL_S = 0.1
+#: A worker's log (its stdout and stderr: whatever solvers print) is emptied before a run once
+#: it is this large, so a chatty solver cannot fill the disk over a long sweep.
+LOG_LIMIT_BYTES = 64 * 1024 * 1024
+
+
+class RunnerError(RuntimeError):
+    """The sweep cannot go on (a worker that cannot start at all, too many cores asked)."""
+
+
+@dataclass
+class Slot:
+    """One worker process (respawned after a kill or a crash) and the run it holds."""
+
+    index: int | str
+    cpus: list[int]
+    plugins: list[str]
+    log_dir: Path
+    grace_s: float = GRACE_S
+    executor: str = "local"
+    proc: subprocess.Popen | None = None
+    rfd: int = -1
+    wfd: int = -1
+    buffer: bytes = b""
+    task: Any = None           # whatever the caller gives (a Task), returned untouched
+    payload: dict[str, Any] = field(default_factory=dict)
+    phase: str = "idle"  # idle | starting | solving
+    sent_at: float = 0.0
+    started_at: float = 0.0
+    started_iso: str = ""
+    t_prepare: float | None = None
+    as_limit_mb: int | None = None
+    peak_mb: float = 0.0
+    note: str | None = None  # what the worker said it is doing before the run starts
+    memory_polled: float = 0.0  # when run_one last summed the tree's memory
+    seen: set[tuple[int, int]] = field(default_factory=set)  # (pid, start) ever in the run
+    messages: deque = field(default_factory=deque)
+
+    @property
+    def log_path(self) -> Path:
+        return self.log_dir / f"worker{self.index}.log"
+
+    def spawn(self, cores: int) -> None:
+        down_r, down_w = os.pipe()
+        up_r, up_w = os.pipe()
+        threads = str(max(1, len(self.cpus) or cores))
+        env = {**os.environ, "NUMBA_NUM_THREADS": threads, "OMP_NUM_THREADS": threads,
+               "OPENBLAS_NUM_THREADS": threads, "MKL_NUM_THREADS": threads}
+        # the guard (bench/execute/guard.py) is the worker's parent: it outlives the worker to end
+        # whatever the run left, and ends everything if this process dies
+        cmd = [sys.executable, "-m", "bench.execute.guard", "--pass-fds", f"{down_r},{up_w}", "--",
+               sys.executable, "-m", "bench.execute.worker", "--read-fd", str(down_r),
+               "--write-fd", str(up_w), "--cpus", ",".join(map(str, self.cpus))]
+        for plugin in self.plugins:
+            cmd += ["--plugin", plugin]
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        open(self.log_path, "wb").close()
+        with open(self.log_path, "ab") as log:  # appending: emptying it later stays safe
+            self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                                         pass_fds=(down_r, up_w), start_new_session=True, env=env)
+        os.close(down_r)
+        os.close(up_w)
+        self.rfd, self.wfd, self.buffer = up_r, down_w, b""
+        os.set_blocking(self.rfd, False)
+
+    def send(self, message: dict[str, Any]) -> None:
+        data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
+        view = memoryview(data)
+        while view:
+            written = os.write(self.wfd, view)
+            view = view[written:]
+
+    def give(self, task: Any, payload: dict[str, Any]) -> None:
+        """Send a run to the worker (started first if there is none); ``poll`` says how it
+        goes. Until the solve starts, ``note`` holds what the worker said it is doing (a first
+        run's compilation)."""
+        if self.proc is None:
+            self.spawn(payload.get("cores", 1))
+        else:
+            self._limit_log()
+        self.task, self.payload, self.phase, self.note = task, payload, "starting", None
+        self.peak_mb, self.t_prepare, self.as_limit_mb = 0.0, None, None
+        self.seen = set()
+        self.sent_at = time.monotonic()
+        self.started_iso = now()
+        try:
+            self.send({"op": "run", "task": payload})
+        except (BrokenPipeError, OSError):
+            pass  # a dead worker is noticed by the poll and the run recorded as a crash
+
+    def read(self) -> bool:
+        """Move whole lines into ``messages``; False at end of file (the worker is gone)."""
+        while True:
+            try:
+                chunk = os.read(self.rfd, 1 << 16)
+            except BlockingIOError:
+                break
+            except OSError:
+                return False
+            if not chunk:
+                return False
+            self.buffer += chunk
+        *lines, self.buffer = self.buffer.split(b"\n")
+        for line in lines:
+            if line.strip():
+                self.messages.append(json.loads(line))
+        return True
+
+    def _limit_log(self) -> None:
+        try:
+            if os.path.getsize(self.log_path) > LOG_LIMIT_BYTES:
+                os.truncate(self.log_path, 0)
+        except OSError:
+            pass
+
+    def log_tail(self, limit: int = 1500) -> str:
+        try:
+            with open(self.log_path, "rb") as fh:
+                fh.seek(max(0, os.path.getsize(self.log_path) - limit))
+                data = fh.read()
+        except OSError:
+            return ""
+        return data.decode("utf-8", "replace").strip()
+
+    # -- the watchdog --------------------------------------------------------------------------
+
+    def poll(self) -> dict[str, Any] | None:
+        """Read the worker's messages and apply the wall-clock limits; the result of a run that
+        ended, else None."""
+        alive = self.read()
+        while self.messages:
+            message = self.messages.popleft()
+            op = message.get("op")
+            if op == "fatal":
+                raise RunnerError(f"a worker could not start: {message.get('message')}")
+            if op == "preparing" and self.task is not None:  # a first run's compilation
+                self.note = message.get("note")
+            if op == "started":  # the solve begins: the budget's clock starts here
+                self.phase, self.started_at = "solving", time.monotonic()
+                self.note = None
+                self.started_iso = now()
+                self.t_prepare = message.get("t_prepare")
+                self.as_limit_mb = message.get("as_limit_mb")
+            elif op == "result" and self.task is not None:
+                return self._finished(message)
+        if self.task is None:
+            return None
+        if not alive or (self.proc is not None and self.proc.poll() is not None):
+            return self._crashed()
+        clock = time.monotonic()
+        budget = self.payload["budget_s"]
+        if self.phase == "solving" and clock - self.started_at > budget + self.grace_s:
+            return self._killed("timeout", f"killed at {clock - self.started_at:.2f} s "
+                                           f"(budget {budget} s + grace {self.grace_s} s)")
+        if self.phase == "starting" and clock - self.sent_at > STARTUP_LIMIT_S:
+            return self._killed("timeout",
+                                f"worker start-up and prepare() exceeded {STARTUP_LIMIT_S} s")
+        return None
+
+    def watch_memory(self, table: dict) -> dict[str, Any] | None:
+        """Sum the resident size of the run's processes (``table``: limits.process_table());
+        the result of a run killed for memory, else None."""
+        if self.task is None or self.proc is None:
+            return None
+        pids = run_processes(self.proc.pid, table)
+        self.seen |= {(pid, table[pid].started) for pid in pids if pid in table}
+        mb = resident_mb(pids - {self.proc.pid})  # the guard is the harness's, not the run's
+        self.peak_mb = max(self.peak_mb, mb)
+        budget = self.payload["mem_mb"]
+        if mb > budget:
+            return self._killed("memout", f"killed at {mb:.0f} MB resident (budget {budget} MB)")
+        return None
+
+    def wait(self, timeout: float = POLL_S) -> None:
+        if self.rfd >= 0:
+            select.select([self.rfd], [], [], timeout)
+
+    def limits_note(self) -> str:
+        """How this run's limits were enforced (the row's ``limits`` column)."""
+        cpus = ",".join(map(str, self.cpus)) or "not pinned"
+        backstop = f"{self.as_limit_mb} MB" if self.as_limit_mb else "not set"
+        return (f"executor {self.executor}; wall: watchdog SIGKILLs the worker's process tree at "
+                f"budget + {self.grace_s:g} s (polled every {POLL_S:g} s); memory: resident size "
+                f"of the tree polled every {MEMORY_POLL_S:g} s, RLIMIT_AS backstop {backstop}; "
+                f"cpus {cpus}; host {socket.gethostname()}")
+
+    # -- how a run ends --------------------------------------------------------------------------
+
+    def _elapsed(self) -> float | None:
+        return time.monotonic() - self.started_at if self.phase == "solving" else None
+
+    def _close_run(self, result: dict[str, Any]) -> dict[str, Any]:
+        result.setdefault("t_prepare", self.t_prepare)
+        watched = self.peak_mb or None
+        reported = result.get("peak_rss_mb")
+        result["peak_rss_mb"] = max(v for v in (watched, reported, 0.0) if v is not None) or None
+        result["started_at"] = self.started_iso
+        result["limits"] = self.limits_note()
+        result["host"] = socket.gethostname()
+        self.task, self.phase, self.payload, self.note = None, "idle", {}, None
+        return result
+
+    def _finished(self, message: dict[str, Any]) -> dict[str, Any]:
+        return self._close_run(dict(message))
+
+    def _killed(self, status: str, message: str) -> dict[str, Any]:
+        result = {"kind": status, "message": message, "t_wall": self._elapsed()}
+        self.kill()
+        return self._close_run(result)
+
+    def _crashed(self) -> dict[str, Any]:
+        code = self.proc.wait() if self.proc is not None else None
+        if code is not None and code < 0:
+            cause = f"worker killed by {signal.Signals(-code).name}"
+        else:
+            cause = f"worker exited with code {code}"
+        tail = self.log_tail()
+        message = cause + (f"; last output: {tail[-800:]}" if tail else "")
+        result = {"kind": "crash", "message": message, "t_wall": self._elapsed()}
+        self.kill()
+        return self._close_run(result)
+
+    # -- the process -----------------------------------------------------------------------------
+
+    def kill(self) -> None:
+        """End the worker and everything it owns, orphans it left included."""
+        if self.proc is not None:
+            kill_tree(self.proc.pid, also=self.seen)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
+        self.close()
+
+    def close(self) -> None:
+        for fd in (self.rfd, self.wfd):
+            if fd >= 0:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self.proc, self.rfd, self.wfd, self.buffer = None, -1, -1, b""
+        self.messages.clear()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.phase == "idle":
+            try:
+                self.send({"op": "exit"})
+                self.proc.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        self.kill()
+        self.task, self.phase = None, "idle"
+
+
+def run_one(slot: Slot, payload: dict[str, Any],
+            on_note: Callable[[str | None], None] | None = None) -> dict[str, Any]:
+    """Give one run to ``slot`` and watch it to its end: the result (any kind). ``on_note`` is
+    told the slot's note each time it changes (a first run's compilation), and None at the
+    end if it was told one."""
+    slot.give(payload["id"], payload)
+    note = None
+    try:
+        while True:
+            result = _watch_once(slot)
+            if on_note is not None and slot.note != note:
+                note = slot.note
+                on_note(note)
+            if result is not None:
+                return result
+    finally:
+        if on_note is not None and note is not None:
+            on_note(None)
+
+
+def _watch_once(slot: Slot) -> dict[str, Any] | None:
+    """Wait up to POLL_S for the worker, then apply the limits (memory every MEMORY_POLL_S):
+    the run's result if it ended, else None."""
+    slot.wait()
+    result = slot.poll()
+    clock = time.monotonic()
+    if result is None and clock - slot.memory_polled >= MEMORY_POLL_S:
+        slot.memory_polled = clock
+        result = slot.watch_memory(process_table())
+    return result

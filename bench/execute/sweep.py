@@ -1,0 +1,445 @@
+"""A sweep from start to end: suite -> run grid -> runner -> journal -> table, manifest, report.
+
+Also ``solve_one``: a single run through the same runner and checker (``cliffbench solve``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import math
+import os
+import shutil
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from bench.api import ParamError
+from bench.execute.runner import LadderScheduler, Runner, available_cpus
+from bench.plan.registry import load_named, load_solvers
+from bench.plan.specs import InstanceRef
+from bench.plan.suite import (
+    MAX_REPEATS,
+    SolverConfig,
+    Suite,
+    SuiteError,
+    Task,
+    build_tasks,
+    checked_override,
+    load_suite,
+    run_key,
+    solver_configs,
+    specs_named,
+)
+from bench.table.journal import Journal
+from bench.table.store import JOURNAL, compact, environment, now, write_manifest
+
+
+def prepare_sweep(suite_name: str, *, solvers: list[str] | None = None,
+                  timeout: float | None = None, mem: int | None = None,
+                  repeats: int | None = None, params: dict[str, str] | None = None,
+                  data_dir: str | Path | None = None,
+                  plugins: list[str] | tuple[str, ...] = ()) -> tuple[Suite, list[Task]]:
+    """Load the suite, apply the command line's overrides (each a finite number above zero,
+    checked before anything runs), and expand the run grid. Plugins the suite names
+    (``plugins = [...]``) are loaded with those of the command line."""
+    timeout = checked_override("timeout", timeout, float)
+    mem = checked_override("mem", mem, int)
+    repeats = checked_override("repeats", repeats, int)
+    if repeats is not None and repeats > MAX_REPEATS:
+        raise SuiteError(f"repeats must be at most {MAX_REPEATS}, got {repeats}")
+    suite = load_suite(suite_name, data_dir)
+    registry = load_solvers([*plugins, *suite.plugins])
+    if timeout is not None:
+        suite.timeout = timeout
+    if mem is not None:
+        suite.mem = mem
+    if repeats is not None:
+        suite.repeats = repeats
+    entries = suite.solvers
+    if solvers:
+        named = {e["name"] for e in entries}
+        entries = [e for e in entries if e["name"] in solvers]
+        entries += [{"name": s} for s in solvers if s not in named]
+    if not entries:
+        raise SuiteError(f"{suite.path}: no solver to run (give [[solver]] or --solvers)")
+    families = {ref.family for ladder in suite.ladders for rung in ladder.rungs
+                for ref in rung.refs}
+    try:
+        configs = solver_configs(entries, registry, params, families)
+    except ParamError as exc:  # a [[solver]] table's params (or --param): name the suite file
+        given = " (or --param)" if params else ""
+        raise SuiteError(f"{suite.path}{given}: {exc}") from None
+    tasks, seen = [], set()
+    for task in build_tasks(suite, configs):
+        if task.key not in seen:
+            seen.add(task.key)
+            tasks.append(task)
+    return suite, tasks
+
+
+#: Off a terminal, a progress line is printed at least this often (seconds) ...
+LINE_INTERVAL_S = 30.0
+#: ... and each time another such fraction of the runs is done.
+LINE_STEP = 0.05
+
+
+def duration(seconds: float) -> str:
+    """``under 1 s``, ``45 s``, ``2 min 05 s``, ``1 h 02 min``."""
+    seconds = max(0, round(seconds))
+    if seconds < 1:
+        return "under 1 s"
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60:02d} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
+
+
+def status_counts(counts: Counter[str]) -> str:
+    """``solved 40, timeout 3``: the statuses, most frequent first."""
+    return ", ".join(f"{status} {n}" for status, n in counts.most_common())
+
+
+def progress_mode(progress: bool | None) -> str:
+    """``bar`` on a terminal (or when asked), ``lines`` off one, ``quiet`` when turned off."""
+    if progress is None:
+        return "bar" if sys.stderr.isatty() else "lines"
+    return "bar" if progress else "quiet"
+
+
+def noted_bar() -> type:
+    """rich's Progress with a line under the bar for each note (what the workers compile)."""
+    from rich.progress import Progress as RichProgress
+    from rich.text import Text
+
+    class NotedBar(RichProgress):
+        notes: list[str] = []
+
+        def get_renderables(self):
+            yield self.make_tasks_table(self.tasks)
+            for note in self.notes:
+                yield Text(note, style="yellow")
+
+    return NotedBar
+
+
+class Progress:
+    """What a sweep shows on stderr while it runs: runs done of the total, counts per status,
+    the time left, and what the workers are compiling.
+
+    ``mode`` ``bar`` is a live rich bar; ``lines`` (off a terminal: a log, a CI job) prints a
+    plain flushed line when the sweep starts, at least every ``LINE_INTERVAL_S`` seconds (a
+    thread's clock, so a long compilation still gets its lines), each time another
+    ``LINE_STEP`` of the runs is done, as soon as a worker starts a first-run compilation, and
+    at the end; ``quiet`` prints nothing. A resumed sweep first says how many runs are already
+    done and how many remain. The time left is estimated from run times only, preparation
+    (numba compilation) left out: the mean ``t_wall`` of the runs that ran (resumed ones
+    included) times the runs left, over the runs the executor holds at once (``workers``; None
+    until a Dask cluster says, counted as 1)."""
+
+    def __init__(self, name: str, total: int, done_rows: list[dict[str, Any]],
+                 workers: int | None, mode: str, stream: Any = None,
+                 clock: Callable[[], float] = time.monotonic):
+        self.name, self.total, self.workers, self.mode = name, total, workers, mode
+        self.stream = stream if stream is not None else sys.stderr
+        self.clock = clock
+        self.counts: Counter[str] = Counter()
+        self.done, self.run_seconds, self.timed = 0, 0.0, 0
+        for row in done_rows:
+            self._count(row)
+        self.notes: list[str] = []
+        self.shown_notes: set[str] = set()
+        self.started = self.last_line = clock()
+        self.last_text = ""
+        self.step = max(1, math.ceil(total * LINE_STEP))
+        self.next_step = (self.done // self.step + 1) * self.step
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self.bar = self.ticker = None
+        if mode != "quiet":
+            self.say(self.opening())
+        if mode == "bar":
+            self._start_bar()
+        elif mode == "lines":
+            self.ticker = threading.Thread(target=self._tick, daemon=True)
+            self.ticker.start()
+
+    def _count(self, row: dict[str, Any]) -> None:
+        self.counts[row["status"]] += 1
+        self.done += 1
+        if row["status"] != "skipped":
+            self.run_seconds += float(row.get("t_wall") or 0.0)
+            self.timed += 1
+
+    def opening(self) -> str:
+        """The first line: the runs to make, and on a resume how many are already done."""
+        left = self.total - self.done
+        if self.done:
+            return (f"{self.name}: resuming: {self.done} of {self.total} runs already done, "
+                    f"{left} to run")
+        where = f" on {self.workers} worker(s)" if self.workers else ""
+        return f"{self.name}: {self.total} runs{where}"
+
+    def eta(self) -> float | None:
+        """Seconds left by the run times so far (None before any run ended)."""
+        if not self.timed:
+            return None
+        return (self.total - self.done) * (self.run_seconds / self.timed) / (self.workers or 1)
+
+    def eta_text(self) -> str:
+        left = self.eta()
+        if left is None:
+            return "time left unknown"
+        return "under 1 s left" if left < 0.5 else f"about {duration(left)} left"
+
+    def line(self) -> str:
+        """One plain progress line."""
+        share = 100 * self.done / self.total if self.total else 100.0
+        parts = [f"{self.name}: {self.done}/{self.total} runs ({share:.0f}%), "
+                 f"{duration(self.clock() - self.started)} elapsed"]
+        if self.counts:
+            parts.append(status_counts(self.counts))
+        if self.done < self.total:
+            parts.append(self.eta_text())
+        parts.extend(self.notes)
+        return " | ".join(parts)
+
+    def say(self, text: str) -> None:
+        print(text, file=self.stream, flush=True)
+        self.last_line, self.last_text = self.clock(), text
+
+    def update(self, row: dict[str, Any]) -> None:
+        """A run ended (or was skipped)."""
+        with self.lock:
+            self._count(row)
+            if self.mode == "lines" and self.done >= self.next_step:
+                self.next_step = (self.done // self.step + 1) * self.step
+                self.say(self.line())
+            self._refresh_bar(advance=1)
+
+    def note(self, notes: list[str]) -> None:
+        """What the workers are doing before their runs start (first-run compilations)."""
+        with self.lock:
+            self.notes = list(notes)
+            fresh = set(notes) - self.shown_notes
+            self.shown_notes |= fresh
+            if self.mode == "lines" and fresh:
+                self.say(self.line())
+            self._refresh_bar()
+
+    def tick(self) -> None:
+        """Print a line if none was printed for ``LINE_INTERVAL_S`` seconds (lines mode)."""
+        with self.lock:
+            if self.clock() - self.last_line >= LINE_INTERVAL_S:
+                self.say(self.line())
+
+    def _tick(self) -> None:
+        while not self.stop.wait(min(1.0, LINE_INTERVAL_S / 4)):
+            self.tick()
+
+    def _start_bar(self) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+
+        self.bar = noted_bar()(TextColumn("[bold]{task.description}"), BarColumn(bar_width=30),
+                               MofNCompleteColumn(), TimeElapsedColumn(),
+                               TextColumn("{task.fields[eta]}"),
+                               TextColumn("{task.fields[counts]}"),
+                               console=Console(file=self.stream), transient=False)
+        self.bar.start()
+        self.task = self.bar.add_task(self.name, total=self.total, completed=self.done,
+                                      eta="", counts=status_counts(self.counts))
+
+    def _refresh_bar(self, advance: int = 0) -> None:
+        if self.bar is not None:
+            eta = self.eta_text() if self.done < self.total else ""
+            self.bar.notes = list(self.notes)
+            self.bar.update(self.task, advance=advance, counts=status_counts(self.counts),
+                            eta=eta)
+
+    def close(self) -> None:
+        """Stop the bar or the ticker; off a terminal, a last line."""
+        self.stop.set()
+        if self.ticker is not None:
+            self.ticker.join()
+        with self.lock:
+            if self.bar is not None:
+                self.bar.stop()
+            self.notes = []
+            if self.mode == "lines" and self.line() != self.last_text:
+                self.say(self.line())
+
+
+def run_sweep(suite_name: str, *, solvers: list[str] | None = None,
+              timeout: float | None = None, mem: int | None = None, jobs: int | None = None,
+              repeats: int | None = None, resume: bool = False, overwrite: bool = False,
+              data_dir: str | Path | None = None,
+              plugins: list[str] | tuple[str, ...] = (), params: dict[str, str] | None = None,
+              results: str | Path = "results", name: str | None = None,
+              progress: bool | None = None, argv: list[str] | None = None,
+              executor: str = "local", scheduler: str | None = None) -> Path:
+    """Run a suite into ``results/<name>/`` and return that folder.
+
+    ``executor``: ``local`` (worker processes of this machine), ``dask-local`` (a Dask
+    LocalCluster of ``jobs`` workers: the Dask path, on one machine) or ``dask`` (the cluster
+    whose scheduler is at ``scheduler``)."""
+    if executor not in EXECUTORS:
+        raise SuiteError(f"unknown executor {executor!r} (known: {', '.join(EXECUTORS)})")
+    if (executor == "dask") != (scheduler is not None):
+        raise SuiteError("--scheduler ADDRESS goes with --executor dask, and only with it")
+    jobs = checked_override("jobs", jobs, int)
+    suite, tasks = prepare_sweep(suite_name, solvers=solvers, timeout=timeout, mem=mem,
+                                 repeats=repeats, params=params, data_dir=data_dir,
+                                 plugins=plugins)
+    sweep = name or suite.name
+    plugins = [*plugins, *suite.plugins]
+    with sweep_lock(Path(results), sweep):
+        return _run_locked(suite, tasks, sweep, Path(results) / sweep, jobs=jobs,
+                           resume=resume, overwrite=overwrite, plugins=plugins, progress=progress,
+                           argv=argv, executor=executor, scheduler=scheduler)
+
+
+EXECUTORS = ("local", "dask-local", "dask")
+
+
+@contextlib.contextmanager
+def executor_for(executor: str, scheduler: str | None, jobs: int, cores: int,
+                 plugins: list[str] | tuple[str, ...], log_dir: Path) -> Iterator[Any]:
+    """The runner of an executor (local or Dask), with its cluster client closed at the end."""
+    if executor == "local":
+        yield Runner(jobs=jobs, cores=cores, plugins=plugins, log_dir=log_dir)
+        return
+    from bench.execute.dask_executor import DaskRunner, connect, local_cluster, require_dask
+
+    require_dask()
+    if executor == "dask-local":
+        if jobs * cores > len(available_cpus()):
+            raise SuiteError(f"{jobs} jobs x {cores} cores is more than this machine's "
+                             f"{len(available_cpus())} cores: lower --jobs")
+        client = local_cluster(jobs)
+    else:
+        client = connect(scheduler)
+    try:
+        yield DaskRunner(client, plugins, log_dir, pin=executor == "dask-local",
+                         executor=executor)
+    finally:
+        cluster = getattr(client, "cluster", None) if executor == "dask-local" else None
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+@contextlib.contextmanager
+def sweep_lock(results: Path, sweep: str) -> Iterator[None]:
+    """Hold ``results/.<sweep>.lock`` while a sweep runs: a second ``cliffbench run`` of the
+    same sweep (a ``--resume`` while the first still runs) would run every pending task a
+    second time, on the same cores, and journal it twice. The lock is the kernel's (flock):
+    it goes with the process, however that ends."""
+    results.mkdir(parents=True, exist_ok=True)
+    path = results / f".{sweep}.lock"
+    with open(path, "a+") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "?"
+            raise SuiteError(f"{results / sweep} is being run by another cliffbench (pid "
+                             f"{holder}): wait for it to end, or stop it, before running it "
+                             "again") from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(str(os.getpid()))
+        handle.flush()
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
+                jobs: int | None, resume: bool, overwrite: bool,
+                plugins: list[str] | tuple[str, ...], progress: bool | None,
+                argv: list[str] | None, executor: str = "local",
+                scheduler: str | None = None) -> Path:
+    journal = Journal(directory / JOURNAL)
+    if journal.path.exists() and not resume:
+        if not overwrite:
+            raise SuiteError(f"{directory} already holds a sweep: pass --resume to continue it "
+                             "or --overwrite to start again")
+        shutil.rmtree(directory)
+    done = {row["key"]: row for row in journal.read()}
+    jobs = jobs or suite.jobs or max(1, len(available_cpus()) // suite.cores)
+    started = now()
+    manifest = {"sweep": sweep, "command": argv or sys.argv, "suite": suite.path,
+                "suite_sha256": suite.sha256, "suite_name": suite.name, "executor": executor,
+                "scheduler": scheduler,
+                "jobs": None if executor == "dask" else jobs,  # a cluster: its worker threads
+                "cores_per_run": suite.cores, "budget_s": suite.timeout,
+                "budget_mb": suite.mem, "plugins": [str(p) for p in plugins],
+                "runs_planned": len(tasks), "started_at": started, "ended_at": None,
+                **environment()}
+    previous = directory / "manifest.json"
+    if resume and previous.exists():
+        first = json.loads(previous.read_text())
+        manifest["started_at"] = first.get("started_at", started)
+        manifest["resumed_at"] = [*first.get("resumed_at", []), started]
+    write_manifest(directory, manifest)
+    done_rows = [done[t.key] for t in tasks if t.key in done]
+    bar = Progress(sweep, len(tasks), done_rows, None if executor == "dask" else jobs,
+                   progress_mode(progress))
+
+    def record(row: dict[str, Any]) -> None:
+        journal.append(row)
+        bar.update(row)
+
+    try:
+        with executor_for(executor, scheduler, jobs, suite.cores, plugins,
+                          directory / "workers") as runner:
+            if executor == "dask":
+                bar.workers = runner.capacity()
+            runner.run(LadderScheduler(tasks, done, suite.abort_fraction), sweep, record,
+                       bar.note)
+    finally:
+        bar.close()
+        journal.close()
+        compact(directory)
+        manifest["ended_at"] = now()
+        write_manifest(directory, manifest)
+    return directory
+
+
+def solve_one(ref: InstanceRef, solver: str, *, timeout: float = 60.0, mem: int = 4000,
+              cores: int = 1, seed: int = 1, params: dict[str, Any] | None = None,
+              plugins: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
+    """One run of ``solver`` on ``ref`` through a one-worker runner; returns its row. Only the
+    modules declaring the solvers ``solver`` names are imported."""
+    timeout = checked_override("timeout", timeout, float)
+    mem = checked_override("mem", mem, int)
+    cores = checked_override("cores", cores, int)
+    registry = load_named(solver, plugins)
+    specs = specs_named(solver, registry)
+    if ref.family not in {s.family for s in specs}:
+        raise SuiteError(f"solver {solver!r} is for {', '.join(s.family for s in specs)}, the "
+                         f"instance is {ref.family}")
+    (config,) = solver_configs([{"name": solver, "params": params or {}}], registry,
+                               families={ref.family})
+    if not config.spec.applies_to(ref.instance):
+        raise SuiteError(f"solver {solver!r} does not take this kind of {ref.family} instance "
+                         f"({type(ref.instance).__name__})")
+    config = replace(config, label=config.name)
+    key = run_key(config, ref.instance_id, 0, seed, timeout, mem, cores)
+    task = Task(key, ref, config, 0, seed, float(timeout), int(mem), int(cores))
+    rows: list[dict[str, Any]] = []
+    runner = Runner(jobs=1, cores=cores, plugins=plugins)
+    runner.run(LadderScheduler([task], {}), "solve", rows.append)
+    return rows[0]
+
+
+__all__ = ["SolverConfig", "prepare_sweep", "run_sweep", "solve_one"]

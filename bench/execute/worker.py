@@ -1,0 +1,363 @@
+"""A worker process: receives runs, calls solvers, sends back what they claimed.
+
+Started by the runner in a session of its own (so the watchdog can kill its whole process group,
+children included), pinned to its cores, and reused across runs: a solver's module is imported
+(``bench.plan.registry.load_solver``: that module only) and its ``prepare()`` run (numba
+compilation, loading tables) once per worker, on the first run of that solver. It talks over two
+pipes, one JSON object per line, never over stdout/stderr (a solver may print anything there).
+
+Compilation happens once per machine, not once per worker: ``prepare()`` runs under an
+inter-process lock (``fcntl.flock``) in the user's cache folder, one per compilation (a numba
+solver's prepare function, else its backend library) and cache (numba's folder), so a second
+worker preparing the same solver waits for the first to write numba's on-disk cache and then
+loads it. After a successful prepare a stamp beside the lock lists the numba kernels it
+compiled; a start whose stamp is missing, or whose kernels numba's cache no longer holds for
+the current sources, is a first run on this machine and says so to the parent
+(``{"op": "preparing", "note": "compiling <solver> (first run on this machine)"}``), which shows
+it in the progress line.
+
+It never checks answers: the parent does that. It dies with the parent
+(``bench.execute.limits.die_with_parent``: PR_SET_PDEATHSIG and a thread that watches the parent
+pid), taking its process group with it. It is a child subreaper:
+a process a solver starts stays its descendant even if it leaves the session, and whatever a run
+leaves running is killed when the run ends (bench/execute/limits.py), so nothing outlives its run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import resource
+import signal
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import instances
+from bench.execute.limits import become_subreaper, die_with_parent, end_own_descendants
+
+MB = 1024 * 1024
+#: RLIMIT_AS is a backstop only (the runner's resident-size watch enforces the budget): address
+#: space reserved by numba's LLVM and by solver thread pools is several times what they use.
+AS_BACKSTOP_FACTOR = 4
+AS_BACKSTOP_FLOOR_MB = 16384
+
+
+def set_memory_backstop(mem_mb: int) -> int:
+    limit_mb = max(mem_mb * AS_BACKSTOP_FACTOR, mem_mb + AS_BACKSTOP_FLOOR_MB)
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = limit_mb * MB
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    return limit_mb
+
+
+def reset_peak_rss() -> bool:
+    """Writing 5 to clear_refs resets VmHWM, so the peak is per run, not per worker life."""
+    try:
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def peak_rss_mb() -> float | None:
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return None
+
+
+def cpu_seconds() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def limit_threads(cores: int) -> None:
+    """Libraries that size thread pools at import read these; numba is told directly."""
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[var] = str(cores)
+    if "numba" in sys.modules:
+        import numba
+
+        numba.set_num_threads(min(cores, numba.config.NUMBA_NUM_THREADS))
+
+
+# -- preparing a solver once per machine ---------------------------------------------------------
+
+STAMP_VERSION = 1
+Notify = Callable[[dict[str, Any]], None]
+
+
+def prepare_folder() -> Path | None:
+    """Where the prepare locks and stamps live: ``$XDG_CACHE_HOME/cliffbench/prepare`` (else
+    ``~/.cache/...``, the solver index's folder), or a per-user temporary folder when that
+    cannot be made; None when neither can (prepare then runs unlocked)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    for folder in (Path(base) / "cliffbench" / "prepare",
+                   Path(tempfile.gettempdir()) / f"cliffbench-prepare-{os.getuid()}"):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            return folder
+        except OSError:
+            continue
+    return None
+
+
+def prepare_key(spec: Any) -> str:
+    """What a lock and a stamp are per, i.e. what one compilation serves: a native numba
+    solver's prepare function (solvers that share one, as minimax and alpha-beta do, share its
+    kernels), else the solver's backend (both ``xcc`` solvers compile xcover's kernels)."""
+    if not spec.backend.startswith("numba"):
+        return f"backend {spec.backend}"
+    prepare = spec.prepare
+    name = getattr(prepare, "__qualname__", None)
+    module = getattr(prepare, "__module__", None)
+    return f"{module}.{name}" if name and module else spec.key
+
+
+def cache_place(spec: Any) -> str:
+    """Where what a prepare compiles is cached, so that a lock and a stamp are shared only by
+    workers that share that cache: numba's ``NUMBA_CACHE_DIR`` and, for a native solver, its
+    prepare's source file (numba caches beside it: two checkouts compile apart), for a library
+    the interpreter's installation (a venv's site-packages)."""
+    numba_dir = os.environ.get("NUMBA_CACHE_DIR", "")
+    if not spec.backend.startswith("numba"):
+        return f"{sys.prefix} {numba_dir}"
+    module = sys.modules.get(getattr(spec.prepare, "__module__", None) or "")
+    return f"{getattr(module, '__file__', '')} {numba_dir}"
+
+
+def stamp_base(folder: Path, key: str, place: str) -> Path:
+    """``folder/<hash of key and place>``: the stem of the ``.lock`` and ``.json`` files."""
+    return folder / hashlib.sha256(f"{key}\n{place}".encode()).hexdigest()[:24]
+
+
+def read_stamp(path: Path) -> dict[str, Any] | None:
+    try:
+        stamp = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return stamp if isinstance(stamp, dict) else None
+
+
+def stamp_is_current(stamp: dict[str, Any] | None, key: str) -> bool:
+    """Whether a prepare of ``key`` would load rather than compile: the stamp is of this key and
+    this Python, and numba's cache still holds each kernel it lists with as many signatures as
+    when it was written (numba's own reading of its index: a missing or stale index, or one of
+    another numba version, holds none)."""
+    from searches.support.numba_cache import cached_on_disk
+
+    if not stamp or stamp.get("version") != STAMP_VERSION or stamp.get("key") != key:
+        return False
+    if stamp.get("python") != sys.version:
+        return False
+    return all(cached_on_disk(module, name) >= count
+               for module, name, count in stamp.get("kernels", []))
+
+
+def write_stamp(path: Path, key: str, kernels: list[tuple[str, str]]) -> None:
+    """Write the stamp of ``key``: each of ``kernels`` (module, name) with the signatures
+    numba's cache now holds for it. Atomically: a reader sees the old stamp or the new one."""
+    from searches.support.numba_cache import cached_on_disk
+
+    listed = sorted([module, name, cached_on_disk(module, name)] for module, name in kernels)
+    stamp = {"version": STAMP_VERSION, "key": key, "python": sys.version, "kernels": listed}
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        json.dump(stamp, fh)
+    os.replace(tmp, path)
+
+
+@contextlib.contextmanager
+def machine_lock(path: Path | None) -> Iterator[None]:
+    """Hold an exclusive ``flock`` on ``path`` (blocking until the holder lets go); the kernel
+    drops it when the holder dies, however it ends. Unlocked when the file cannot be opened."""
+    try:
+        handle = open(path, "a") if path is not None else None
+    except OSError:
+        handle = None
+    if handle is None:
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def first_run_note(spec: Any) -> str:
+    """What the progress line says while a first run prepares."""
+    verb = "compiling" if spec.backend.startswith("numba") else "preparing"
+    return f"{verb} {spec.key} (first run on this machine)"
+
+
+def prepare_once(spec: Any, notify: Notify) -> float:
+    """Run ``spec.prepare()`` under its machine-wide lock (one per :func:`prepare_key` and
+    :func:`cache_place`); the seconds it took, waiting for another worker's compilation
+    included.
+
+    Before waiting, a first run on this machine (see :func:`stamp_is_current`) tells the
+    parent (``notify``); after it, the stamp lists the kernels this prepare compiled (or
+    loaded), found by counting every module's compiled signatures before and after, each with
+    the signatures numba's cache holds for it."""
+    from searches.support.numba_cache import compiled_since, overload_counts
+
+    start = time.perf_counter()
+    key = prepare_key(spec)
+    folder = prepare_folder()
+    base = stamp_base(folder, key, cache_place(spec)) if folder is not None else None
+    stamp_path = base.with_suffix(".json") if base is not None else None
+    first = stamp_path is None or not stamp_is_current(read_stamp(stamp_path), key)
+    if first:
+        notify({"op": "preparing", "solver": spec.key, "note": first_run_note(spec)})
+    with machine_lock(base.with_suffix(".lock") if base is not None else None):
+        before = overload_counts() if first else {}
+        spec.prepare()
+        if first and stamp_path is not None:
+            with contextlib.suppress(OSError):
+                write_stamp(stamp_path, key, list(compiled_since(before)))
+    return time.perf_counter() - start
+
+
+class Worker:
+    """Runs the tasks a worker is given; each solver's module is imported and its ``prepare()``
+    run on the first task of that solver (``family/name``). Plugin files are imported at once:
+    one that fails to load here (a Dask worker without it) stops the sweep with its error."""
+
+    def __init__(self, plugins: list[str], cores: int):
+        from bench.plan.registry import load_plugins
+
+        load_plugins(plugins)
+        self.plugins = plugins
+        self.cores = cores
+        self.specs: dict[str, Any] = {}
+        self.prepared: set[str] = set()
+
+    def solver(self, key: str) -> Any:
+        """The solver ``key``, its declaring module imported on first use."""
+        if key not in self.specs:
+            from bench.plan.registry import load_solver
+
+            self.specs[key] = load_solver(key, self.plugins)
+        return self.specs[key]
+
+    def prepare(self, spec: Any, notify: Notify) -> float:
+        """``prepare()`` once per worker and solver (see :func:`prepare_once`); its seconds,
+        0 when already done or there is none."""
+        if spec.key in self.prepared:
+            return 0.0
+        seconds = prepare_once(spec, notify) if spec.prepare is not None else 0.0
+        self.prepared.add(spec.key)
+        return seconds
+
+    def run(self, task: dict[str, Any], send: Notify) -> dict[str, Any]:
+        spec = self.solver(task["solver"])
+        t_prepare = self.prepare(spec, lambda message: send({**message, "id": task["id"]}))
+        module = instances.family(spec.family)
+        instance = module.instance_from_json(task["instance"])
+        limit_threads(task["cores"])
+        as_limit_mb = set_memory_backstop(task["mem_mb"])
+        reset_peak_rss()
+        from bench.api import Budget
+
+        send({"op": "started", "id": task["id"], "t_prepare": t_prepare,
+              "as_limit_mb": as_limit_mb})
+        cpu0 = cpu_seconds()
+        start = time.monotonic()
+        budget = Budget(task["budget_s"], task["mem_mb"], task["cores"], start + task["budget_s"])
+        result: dict[str, Any] = {"op": "result", "id": task["id"], "t_prepare": t_prepare}
+        try:
+            outcome = spec.solve(instance, budget, task["seed"], **task["params"])
+        except MemoryError:
+            result.update(kind="memout", message="MemoryError (address-space backstop reached)")
+        except Exception as exc:
+            tail = "".join(traceback.format_exception(exc)[-3:])
+            result.update(kind="error", message=f"{type(exc).__name__}: {exc}\n{tail}"[:4000])
+        else:
+            result.update(kind="outcome", **self.describe(outcome, instance))
+        result["t_wall"] = time.monotonic() - start
+        result["t_cpu"] = cpu_seconds() - cpu0
+        result["peak_rss_mb"] = peak_rss_mb()
+        left = end_own_descendants()
+        if left:
+            note = f"the run left {left} process(es) running; killed when it ended"
+            result["message"] = f"{result['message']}; {note}" if result.get("message") else note
+        return result
+
+    @staticmethod
+    def describe(outcome, instance) -> dict[str, Any]:
+        from bench.api import Outcome
+
+        if not isinstance(outcome, Outcome):
+            raise TypeError(f"solve() returned {type(outcome).__name__}, not an Outcome")
+        solution = None
+        if outcome.solution is not None:
+            solution = outcome.solution.to_json(instance)
+        return {"claimed": outcome.status, "solution": solution, "objective": outcome.objective,
+                "counters": {k: float(v) for k, v in outcome.counters.items()},
+                "t_encode": outcome.t_encode, "t_solve": outcome.t_solve,
+                "model_vars": outcome.model_vars, "model_constraints": outcome.model_constraints,
+                "score_trace": [list(map(float, p)) for p in outcome.score_trace]}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.execute.worker")
+    parser.add_argument("--read-fd", type=int, required=True)
+    parser.add_argument("--write-fd", type=int, required=True)
+    parser.add_argument("--parent", type=int, default=None,
+                        help="pid to die with (default: the parent, bench.execute.guard)")
+    parser.add_argument("--cpus", default="")
+    parser.add_argument("--plugin", action="append", default=[])
+    args = parser.parse_args(argv)
+    die_with_parent(signal.SIGKILL, watch=os.getppid() if args.parent is None else args.parent)
+    become_subreaper()
+    cpus = [int(c) for c in args.cpus.split(",") if c]
+    if cpus and hasattr(os, "sched_setaffinity"):
+        try:
+            os.sched_setaffinity(0, cpus)
+        except OSError:
+            pass
+    inbox = os.fdopen(args.read_fd, "r", encoding="utf-8")
+    outbox = os.fdopen(args.write_fd, "w", encoding="utf-8")
+
+    def send(message: dict[str, Any]) -> None:
+        outbox.write(json.dumps(message, separators=(",", ":"), default=str) + "\n")
+        outbox.flush()
+
+    try:
+        worker = Worker(args.plugin, max(1, len(cpus)))
+    except Exception as exc:
+        send({"op": "fatal", "message": f"{type(exc).__name__}: {exc}"})
+        return
+    send({"op": "ready", "pid": os.getpid()})
+    for line in inbox:
+        message = json.loads(line)
+        if message.get("op") == "exit":
+            break
+        try:
+            send(worker.run(message["task"], send))
+        except Exception as exc:  # a bug outside the solver: report it, stay alive
+            send({"op": "result", "id": message["task"]["id"], "kind": "error",
+                  "message": f"worker: {type(exc).__name__}: {exc}"})
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,449 @@
+"""Suites: declarative sweeps in TOML, and the run grid they expand to.
+
+A suite names solvers (with parameters), instances (specs, files, or ladders of rungs) and the
+budgets. ``bench/plan/suites/*.toml`` are the shipped ones; any path works too::
+
+    name = "quick"
+    description = "..."
+    timeout = 10          # wall seconds per run
+    mem = 4000            # MB per run
+    cores = 1             # cores per run
+    repeats = 1
+    seed = 1              # solver seed of repeat 0 (repeat r gets seed + r)
+    abort_fraction = 1.0  # a ladder stops climbing for a solver once this fraction of a rung fails
+    early_abort = true    # false: every rung runs whatever failed below (a peak in mid-ladder)
+    plugins = ["my_solvers.py"]  # (optional) solver plugin files, relative to this file
+
+    [[solver]]
+    name = "dfs-restarts"
+    params = { restart_unit = 100000 }
+
+    [[ladder]]                       # a generator ladder: one rung per value of `vary`
+    name = "planted-c22"
+    generator = "edgematch/planted"
+    params = { border = 5, inner = 17, hints = 5 }
+    vary = "n"
+    values = [8, 9, 10]
+    seeds = [1, 2, 3]
+
+    [[ladder]]                       # a ladder of files, one list of specs per rung
+    name = "shared-c22"
+    solvers = ["xcc", "sat"]         # (optional) only these solvers (names or labels) climb it
+    rungs = [ { label = "8", instances = ["{data_dir}/edgematch/ladder_c22/ladder_n8_*.emp"] } ]
+
+    instances = ["edgematch/planted:n=5,seed=1"]   # (top level) runs outside any ladder
+
+Every key and value is checked when the file loads (unknown keys in any table are refused,
+budgets are positive, ``repeats`` is at most 1000); an error names the file and the table or
+key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench.api import ParamError, SolverSpec, solver_keys, unknown_solver
+from bench.names import did_you_mean
+from bench.plan.specs import InstanceRef, resolve
+from instances.common import InstanceError, content_hash
+
+SUITES_DIR = Path(__file__).parent / "suites"
+
+#: The keys of a [[solver]] table, of a [[ladder]] table and of one of its rungs: another key
+#: is a typo ('seed' for 'seeds') that would otherwise be ignored without a word.
+SOLVER_KEYS = {"name", "label", "params"}
+LADDER_KEYS = {"name", "generator", "params", "vary", "values", "seeds", "rungs", "solvers"}
+RUNG_KEYS = {"label", "instances"}
+
+SUITE_KEYS = {"name", "description", "timeout", "mem", "cores", "repeats", "seed", "plugins",
+              "abort_fraction", "early_abort", "jobs", "solver", "ladder", "instances"}
+
+
+class SuiteError(ValueError):
+    """A suite file that cannot be used; the message names the file and the key."""
+
+
+@dataclass(frozen=True)
+class SolverConfig:
+    """A solver with its full parameter set; ``label`` tells configs of one solver apart."""
+
+    spec: SolverSpec
+    params: dict[str, Any]
+    label: str
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+
+@dataclass
+class Rung:
+    label: str
+    index: int
+    refs: list[InstanceRef]
+
+
+@dataclass
+class Ladder:
+    """An ordered list of rungs; top-level instances form the ladder named ''."""
+
+    name: str
+    rungs: list[Rung]
+    solvers: tuple[str, ...] | None = None
+
+    def runs(self, config: SolverConfig) -> bool:
+        """Whether a solver config climbs this ladder: every one, or those the ladder's
+        ``solvers`` names (by label, or by solver name for all its configs)."""
+        return self.solvers is None or config.label in self.solvers \
+            or config.name in self.solvers
+
+
+@dataclass
+class Suite:
+    name: str
+    description: str
+    path: str
+    sha256: str
+    solvers: list[dict[str, Any]]
+    ladders: list[Ladder]
+    timeout: float = 60.0
+    mem: int = 4000
+    cores: int = 1
+    repeats: int = 1
+    seed: int = 1
+    abort_fraction: float = 1.0
+    jobs: int | None = None
+    plugins: list[str] = field(default_factory=list)
+    raw: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Task:
+    """One run: (solver config, instance, repeat) under a budget. ``key`` is its identity."""
+
+    key: str
+    ref: InstanceRef
+    config: SolverConfig
+    repeat: int
+    seed: int
+    budget_s: float
+    mem_mb: int
+    cores: int
+
+    @property
+    def stream(self) -> tuple[str, str]:
+        return (self.ref.ladder, self.config.label)
+
+
+def find_suite(name_or_path: str) -> Path:
+    path = Path(name_or_path)
+    if path.is_file():
+        return path
+    shipped = SUITES_DIR / f"{name_or_path}.toml"
+    if shipped.is_file():
+        return shipped
+    shipped_names = sorted(p.stem for p in SUITES_DIR.glob("*.toml"))
+    raise SuiteError(f"no suite file or shipped suite named {name_or_path!r}"
+                     f"{did_you_mean(name_or_path, shipped_names)}; shipped: "
+                     f"{', '.join(shipped_names)}")
+
+
+def shipped_suites() -> dict[str, str]:
+    """Shipped suite names and their descriptions."""
+    out = {}
+    for p in sorted(SUITES_DIR.glob("*.toml")):
+        try:
+            out[p.stem] = tomllib.loads(p.read_text()).get("description", "")
+        except tomllib.TOMLDecodeError:
+            out[p.stem] = "(unreadable)"
+    return out
+
+
+#: The least value of each number of a suite (a budget of 0 s or 0 cores runs nothing), and
+#: the most repeats: a typo of a few digits must not expand to a run grid that never ends.
+LEAST = {"timeout": 1e-3, "mem": 1, "cores": 1, "repeats": 1, "seed": 0, "jobs": 1,
+         "abort_fraction": 0.0}
+MAX_REPEATS = 1000
+
+
+def _number(raw: dict[str, Any], key: str, default: Any, kind: type, path: Path) -> Any:
+    value = raw.get(key, default)
+    if value is None:
+        return None
+    try:
+        if isinstance(value, bool) or not math.isfinite(float(value)):
+            raise ValueError
+        value = kind(value)
+    except (TypeError, ValueError, OverflowError):
+        raise SuiteError(f"{path}: {key!r} must be a {kind.__name__}, got {value!r}") from None
+    if value < LEAST.get(key, 0):
+        raise SuiteError(f"{path}: {key!r} must be at least {LEAST.get(key, 0)}, got {value!r}")
+    if key == "repeats" and value > MAX_REPEATS:
+        raise SuiteError(f"{path}: 'repeats' {value} is more than {MAX_REPEATS}")
+    return value
+
+
+def checked_override(option: str, value: Any, kind: type) -> Any:
+    """A number given for a run from outside a suite file (``--timeout``, ``mem=`` from Python,
+    ...): a finite ``kind`` above zero, else a SuiteError naming the option; None stays None."""
+    if value is None:
+        return None
+    try:
+        if isinstance(value, bool) or not math.isfinite(float(value)) or float(value) <= 0:
+            raise ValueError
+        if kind is int and float(value) != int(value):
+            raise ValueError
+        return kind(value)
+    except (TypeError, ValueError, OverflowError):
+        noun = "whole number" if kind is int else "number"
+        raise SuiteError(f"{option} must be a positive {noun}, got {value!r}") from None
+
+
+def load_suite(name_or_path: str, data_dir: str | Path | None = None) -> Suite:
+    path = find_suite(name_or_path)
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as exc:
+        raise SuiteError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise SuiteError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SuiteError(f"{path}: not valid TOML: {exc}") from None
+    unknown = sorted(set(raw) - SUITE_KEYS)
+    if unknown:
+        known = ", ".join(sorted(SUITE_KEYS))
+        raise SuiteError(f"{path}: unknown key {unknown[0]!r} (known: {known})")
+    solvers = _solver_entries(raw.get("solver", []), path)
+    entries = raw.get("ladder", [])
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise SuiteError(f"{path}: 'ladder' is a list of [[ladder]] tables")
+    specs = _specs(raw.get("instances", []), f"{path}: 'instances'")
+    try:
+        ladders = [_ladder(entry, i, path, data_dir) for i, entry in enumerate(entries)]
+        loose = [ref for spec in specs for ref in resolve(spec, data_dir)]
+    except InstanceError as exc:
+        raise SuiteError(f"{path}: {exc}") from None
+    if loose:
+        ladders.append(Ladder("", [Rung("", 0, loose)]))
+    if not ladders:
+        raise SuiteError(f"{path}: the suite names no instance ([[ladder]] or instances)")
+    fraction = _number(raw, "abort_fraction", 1.0, float, path)
+    if not 0.0 < fraction <= 1.0:
+        raise SuiteError(f"{path}: 'abort_fraction' must be in (0, 1], got {fraction}")
+    early_abort = raw.get("early_abort", True)
+    if not isinstance(early_abort, bool):
+        raise SuiteError(f"{path}: 'early_abort' must be true or false, got {early_abort!r}")
+    if not early_abort:
+        fraction = float("inf")  # no rung's failures ever reach it
+    plugins = _plugins(raw.get("plugins", []), path)
+    return Suite(
+        name=str(raw.get("name", path.stem)), description=str(raw.get("description", "")),
+        path=str(path), sha256=hashlib.sha256(text.encode()).hexdigest(), solvers=solvers,
+        ladders=ladders, timeout=_number(raw, "timeout", 60.0, float, path),
+        mem=_number(raw, "mem", 4000, int, path), cores=_number(raw, "cores", 1, int, path),
+        repeats=_number(raw, "repeats", 1, int, path), seed=_number(raw, "seed", 1, int, path),
+        abort_fraction=fraction, jobs=_number(raw, "jobs", None, int, path), plugins=plugins,
+        raw=raw)
+
+
+def _plugins(given: Any, path: Path) -> list[str]:
+    """``plugins = ["file.py", ...]``: solver plugin files the suite needs, relative to the
+    suite file's folder (the shipped chaos suite loads bench/execute/chaos.py this way)."""
+    if not isinstance(given, list) or not all(isinstance(p, str) for p in given):
+        raise SuiteError(f"{path}: 'plugins' is a list of plugin file paths")
+    out = []
+    for name in given:
+        try:
+            plugin = (path.parent / name).resolve()
+        except (OSError, ValueError) as exc:  # a NUL in the name, a symlink loop
+            raise SuiteError(f"{path}: plugin file {name!r}: {exc}") from None
+        if not plugin.is_file():
+            raise SuiteError(f"{path}: plugin file {name!r} not found (looked for {plugin})")
+        out.append(str(plugin))
+    return out
+
+
+def _solver_entries(given: Any, path: Path) -> list[dict[str, Any]]:
+    """The [[solver]] tables: each a name (a string), maybe a label and a params table."""
+    if not isinstance(given, list) or not all(isinstance(s, dict) for s in given):
+        raise SuiteError(f"{path}: 'solver' is a list of [[solver]] tables")
+    for i, entry in enumerate(given, 1):
+        where = f"{path}: [[solver]] {i}"
+        _known_keys(entry, SOLVER_KEYS, where)
+        if not isinstance(entry.get("name"), str) or not entry["name"]:
+            raise SuiteError(f"{where}: needs a name (a string)")
+        if not isinstance(entry.get("params", {}), dict):
+            raise SuiteError(f"{where} ({entry['name']}): 'params' is a table")
+        if not isinstance(entry.get("label", ""), str):
+            raise SuiteError(f"{where} ({entry['name']}): 'label' is a string")
+    return given
+
+
+def _known_keys(table: dict[str, Any], known: set[str], where: str) -> None:
+    unknown = sorted(set(table) - known)
+    if unknown:
+        raise SuiteError(f"{where}: unknown key {unknown[0]!r} (known: "
+                         f"{', '.join(sorted(known))})")
+
+
+def _specs(given: Any, where: str) -> list[str]:
+    """A list of instance specs (strings)."""
+    if not isinstance(given, list) or not all(isinstance(x, str) for x in given):
+        raise SuiteError(f"{where} is a list of instance specs (strings)")
+    return given
+
+
+def _scalars(given: Any, where: str) -> None:
+    """Values that go into a generator spec: numbers, strings or booleans."""
+    if not all(isinstance(v, (str, int, float)) for v in given):
+        raise SuiteError(f"{where} holds numbers, strings or booleans only")
+
+
+def _ladder(entry: dict[str, Any], i: int, path: Path, data_dir: str | Path | None) -> Ladder:
+    name = str(entry.get("name", f"ladder{i + 1}"))
+    where = f"ladder {name!r}"
+    _known_keys(entry, LADDER_KEYS, f"{path}: {where}")
+    if "generator" in entry:
+        gen, vary = entry["generator"], entry.get("vary")
+        values, seeds = entry.get("values"), entry.get("seeds", [1])
+        if not vary or not isinstance(values, list) or not values:
+            raise SuiteError(f"{path}: {where}: a generator ladder needs 'vary' and 'values'")
+        if vary == "seed":
+            raise SuiteError(f"{path}: {where}: seeds are not a rung: list them in 'seeds'")
+        if not isinstance(gen, str) or not isinstance(vary, str):
+            raise SuiteError(f"{path}: {where}: 'generator' and 'vary' are strings")
+        if not isinstance(seeds, list) or not all(isinstance(x, int) and not isinstance(x, bool)
+                                                  and x >= 0 for x in seeds):
+            raise SuiteError(f"{path}: {where}: 'seeds' is a list of integers from 0")
+        if not isinstance(entry.get("params", {}), dict):
+            raise SuiteError(f"{path}: {where}: 'params' is a table")
+        params = dict(entry.get("params", {}))
+        _scalars(values, f"{path}: {where}: 'values'")
+        _scalars(params.values(), f"{path}: {where}: 'params'")
+        rungs = []
+        for index, value in enumerate(values):
+            refs = []
+            for seed in seeds:
+                given = {**params, vary: value, "seed": seed}
+                args = ",".join(f"{k}={v}" for k, v in given.items())
+                refs.extend(resolve(f"{gen}:{args}", data_dir))
+            rungs.append(Rung(str(value), index, refs))
+    elif "rungs" in entry:
+        rungs = []
+        if not isinstance(entry["rungs"], list):
+            raise SuiteError(f"{path}: {where}: 'rungs' is a list of tables")
+        for index, rung in enumerate(entry["rungs"]):
+            if not isinstance(rung, dict) or "instances" not in rung:
+                raise SuiteError(f"{path}: {where}: rung {index + 1} has no 'instances'")
+            _known_keys(rung, RUNG_KEYS, f"{path}: {where}: rung {index + 1}")
+            specs = _specs(rung["instances"], f"{path}: {where}: rung {index + 1}: 'instances'")
+            refs = [ref for spec in specs for ref in resolve(spec, data_dir)]
+            rungs.append(Rung(str(rung.get("label", index)), index, refs))
+    else:
+        raise SuiteError(f"{path}: {where}: give either 'generator' (with vary/values) or 'rungs'")
+    for rung in rungs:
+        for ref in rung.refs:
+            ref.ladder, ref.rung, ref.rung_index = name, rung.label, rung.index
+    only = entry.get("solvers")
+    if only is not None and (not isinstance(only, list) or not all(isinstance(x, str)
+                                                                     for x in only)):
+        raise SuiteError(f"{path}: {where}: 'solvers' is a list of solver names or labels")
+    return Ladder(name, rungs, tuple(only) if only is not None else None)
+
+
+def specs_named(name: str, registry: dict[str, SolverSpec],
+                families: set[str] | None = None) -> list[SolverSpec]:
+    """The solvers an entry's name means: ``family/name`` or ``name`` in each family that has
+    it, kept to ``families`` (those of the suite's instances) when given."""
+    by_key = {s.key: s for s in registry.values()}
+    found = [by_key[key] for key in solver_keys(name, by_key)]
+    if not found:
+        raise SuiteError(unknown_solver(name, (s.name for s in registry.values())))
+    if families is not None:
+        kept = [s for s in found if s.family in families]
+        if not kept:
+            raise SuiteError(f"solver {name!r} is for {', '.join(s.family for s in found)}, "
+                             f"which this suite has no instance of "
+                             f"({', '.join(sorted(families)) or 'none'})")
+        found = kept
+    return found
+
+
+def solver_configs(entries: list[dict[str, Any]], registry: dict[str, SolverSpec],
+                   overrides: dict[str, str] | None = None,
+                   families: set[str] | None = None) -> list[SolverConfig]:
+    """Resolve each [[solver]] entry to its configs (one per family that has the name, among
+    ``families`` when given); ``overrides`` (from --param) apply to every solver that has the
+    parameter, and must fit at least one."""
+    overrides = overrides or {}
+    used: set[str] = set()
+    configs: list[SolverConfig] = []
+    for entry in entries:
+        for spec in specs_named(entry["name"], registry, families):
+            configs.append(_config(entry, spec, overrides, used))
+    unused = sorted(set(overrides) - used)
+    if unused:
+        raise ParamError(f"--param {unused[0]}: none of the solvers "
+                         f"({', '.join(c.name for c in configs)}) has that parameter")
+    labels = [(c.spec.family, c.label) for c in configs]
+    if len(set(labels)) != len(labels):
+        raise SuiteError("two solver entries have the same name and parameters; give one a label")
+    return configs
+
+
+def _config(entry: dict[str, Any], spec: SolverSpec, overrides: dict[str, str],
+            used: set[str]) -> SolverConfig:
+    """One entry's config for one solver; records which overrides it took in ``used``."""
+    name = spec.name
+    given = dict(entry.get("params", {}))
+    names = {p.name for p in spec.params}
+    for key, value in overrides.items():
+        if key in names:
+            given[key] = value
+            used.add(key)
+    params = spec.resolve(given)
+    changed = {k: v for k, v in params.items() if v != spec.defaults()[k]}
+    label = entry.get("label") or (
+        name + ("[" + ",".join(f"{k}={v}" for k, v in sorted(changed.items())) + "]"
+                if changed else ""))
+    return SolverConfig(spec, params, label)
+
+
+def run_key(config: SolverConfig, instance_id: str, repeat: int, seed: int, budget_s: float,
+            mem_mb: int, cores: int) -> str:
+    return content_hash({"solver": config.name, "params": config.params,
+                         "instance": instance_id, "repeat": repeat, "seed": seed,
+                         "budget_s": budget_s, "mem_mb": mem_mb, "cores": cores}, 20)
+
+
+def build_tasks(suite: Suite, configs: list[SolverConfig]) -> list[Task]:
+    """The run grid, ladder by ladder, rung by rung; a solver only meets the instances it
+    takes: those of its family that it accepts."""
+    tasks = []
+    declared = {e.get("label", e["name"]) for e in suite.solvers} \
+        | {str(e["name"]).split("/")[-1] for e in suite.solvers}
+    for ladder in suite.ladders:
+        unknown = sorted(set(ladder.solvers or ()) - declared)
+        if unknown:
+            raise SuiteError(f"{suite.path}: ladder {ladder.name!r}: 'solvers' names "
+                             f"{unknown[0]!r}, which is not a solver of the suite")
+        for rung in ladder.rungs:
+            for ref in rung.refs:
+                for config in configs:
+                    if config.spec.family != ref.family or not ladder.runs(config) \
+                            or not config.spec.applies_to(ref.instance):
+                        continue
+                    for repeat in range(suite.repeats):
+                        seed = suite.seed + repeat
+                        key = run_key(config, ref.instance_id, repeat, seed, suite.timeout,
+                                      suite.mem, suite.cores)
+                        tasks.append(Task(key, ref, config, repeat, seed, suite.timeout,
+                                          suite.mem, suite.cores))
+    return tasks

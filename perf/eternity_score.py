@@ -1,0 +1,81 @@
+"""Eternity II in score mode: the dfs-breaks solver on the 5-hint board, one core per run.
+
+Runs the solver for a given number of seconds per seed (after compiling its kernels), re-checks
+every returned board with the family's checker (full, legal, hints kept, score as claimed) and
+prints per seed the best score, the best score at 10/30/60 s read from the score trace, the
+nodes and M nodes/s; then the mean and the range over seeds. Issue 3's target: >= 440/480 at
+60 s, >= 455 at 600 s.
+
+    python perf/eternity_score.py [--seconds 60] [--seeds 1 2 3] [--board PATH]
+        [--param NAME=VALUE ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from pathlib import Path
+
+from bench.api import REGISTRY, Budget
+from instances.edgematch import check, read_file
+from searches import edgematch_breaks  # noqa: F401  (registers dfs-breaks)
+
+BOARD = Path(__file__).resolve().parents[2] / "shared/data/edgematch/eternity2/eternity2_5hints.emp"
+MARKS = (10.0, 30.0, 60.0, 120.0, 300.0, 600.0)
+
+
+def score_at(trace: list[tuple[float, float]], seconds: float) -> int | None:
+    """The best score reached by ``seconds`` (None before the first board)."""
+    reached = [s for t, s in trace if t <= seconds]
+    return int(max(reached)) if reached else None
+
+
+def parse_params(items: list[str]) -> dict[str, str]:
+    out = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise SystemExit(f"--param {item!r}: expected NAME=VALUE")
+        out[name] = value
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
+    parser.add_argument("--board", type=Path, default=BOARD)
+    parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
+    args = parser.parse_args()
+
+    spec = REGISTRY["edgematch/dfs-breaks"]
+    params = spec.resolve(parse_params(args.param))
+    instance = read_file(args.board)[0].instance
+    t = time.perf_counter()
+    spec.prepare()
+    print(f"{spec.name} ({spec.backend}); prepare {time.perf_counter() - t:.2f} s; board "
+          f"{args.board.name} ({instance.rows}x{instance.cols}, {len(instance.hints)} hints, "
+          f"max {instance.max_score}); {args.seconds:g} s per seed; params {params}")
+    marks = [m for m in MARKS if m <= args.seconds]
+    bests = []
+    for seed in args.seeds:
+        budget = Budget(wall_s=args.seconds, mem_mb=4000, cores=1,
+                        deadline=time.monotonic() + args.seconds)
+        out = spec.solve(instance, budget, seed=seed, **params)
+        verdict = check(instance, out.solution)
+        full = out.solution is not None and out.solution.placed() == instance.ncells
+        ok = verdict.legal and full and verdict.score == out.objective
+        nodes = out.counters.get("nodes", 0)
+        rate = nodes / max(out.t_solve or 0.0, 1e-9) / 1e6
+        at = "  ".join(f"{m:g}s:{score_at(out.score_trace, m) or '-'}" for m in marks)
+        print(f"seed {seed}: best {verdict.score}/{verdict.max_score}  [{at}]  {nodes:,} nodes "
+              f"{rate:.1f} M nodes/s  restarts {out.counters.get('restarts')}  "
+              f"{'checked' if ok else 'REJECTED: ' + (verdict.reason or 'score or fullness')}")
+        bests.append(verdict.score)
+    print(f"mean {statistics.mean(bests):.1f}, min {min(bests)}, max {max(bests)} over "
+          f"{len(bests)} seeds")
+
+
+if __name__ == "__main__":
+    main()

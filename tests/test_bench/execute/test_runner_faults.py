@@ -1,0 +1,97 @@
+"""The runner's promises, one failure class at a time: every fault becomes the right status."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import bench
+from bench.execute.limits import session_pids
+
+SMALL = "edgematch/planted:n=4,seed=1"
+
+
+def run(solver: str, faulty: str, **kw):
+    return bench.solve(SMALL, solver, plugins=(faulty,), **kw)
+
+
+def test_timeout_kills_a_solver_that_ignores_its_budget(faulty):
+    start = time.monotonic()
+    row = run("test-sleep", faulty, timeout=1.0)
+    assert row["status"] == "timeout"
+    assert 1.0 <= row["t_wall"] <= 3.0
+    assert time.monotonic() - start < 20
+
+
+def test_memout_kills_a_solver_that_allocates_past_its_budget(faulty):
+    row = run("test-alloc", faulty, timeout=30, mem=400, mb=2000)
+    assert row["status"] == "memout"
+    assert row["peak_rss_mb"] > 400
+
+
+def test_abort_is_a_crash_and_the_message_says_which_signal(faulty):
+    row = run("test-abort", faulty, timeout=10)
+    assert row["status"] == "crash"
+    assert "SIGABRT" in row["message"]
+
+
+def test_an_exception_is_an_error_with_its_message(faulty):
+    row = run("test-raise", faulty, timeout=10)
+    assert row["status"] == "error"
+    assert "deliberate failure" in row["message"]
+
+
+def test_a_corrupted_board_is_wrong(faulty):
+    row = run("test-corrupt", faulty, timeout=10)
+    assert row["status"] == "wrong"
+    assert row["claimed"] == "solved"
+    assert row["verified"] is False
+    assert "used twice" in row["verdict"]
+
+
+def test_infeasible_on_a_planted_instance_is_wrong(faulty):
+    row = run("test-infeasible", faulty, timeout=10)
+    assert row["status"] == "wrong"
+    assert "known to have a solution" in row["verdict"]
+
+
+def test_no_worker_is_left_behind(faulty):
+    row = run("test-sleep", faulty, timeout=0.5)
+    assert row["status"] == "timeout"
+    mine = os.getpid()
+    leftovers = [p for p in session_pids(os.getsid(mine)) if p != mine]
+    # only this test process's own session remains; the worker's session is gone entirely
+    for pid in leftovers:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            assert b"bench.execute.worker" not in fh.read()
+
+
+def test_a_good_solver_is_solved_and_verified():
+    row = bench.solve("edgematch/planted:n=5,hints=1,seed=2", "dfs-restarts", timeout=30)
+    assert row["status"] == "solved"
+    assert row["verified"] is True
+    assert row["score"] == row["max_score"] == 40
+
+
+MODULES_PLUGIN = '''
+import sys
+
+from bench.api import Outcome, solver
+
+
+@solver("test-modules", family="edgematch", paradigm="native", backend="python")
+def which_modules(instance, budget, seed):
+    """Says whether the worker imported another solver's module (or numba) to run it."""
+    return Outcome("unknown", counters={
+        "cpsat_imported": "encoders.edgematch_cpsat" in sys.modules,
+        "numba_imported": "numba" in sys.modules})
+'''
+
+
+def test_a_worker_imports_only_the_module_of_the_solver_it_runs(tmp_path):
+    plugin = tmp_path / "modules_plugin.py"
+    plugin.write_text(MODULES_PLUGIN)
+    row = bench.solve(SMALL, "test-modules", plugins=(str(plugin),), timeout=30)
+    assert row["status"] == "unknown", row["message"]
+    assert json.loads(row["counters"]) == {"cpsat_imported": 0.0, "numba_imported": 0.0}

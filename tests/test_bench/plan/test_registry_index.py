@@ -1,0 +1,103 @@
+"""The solver index: commands that need one solver import one module, and the index is never
+stale (it is named by a fingerprint of the entry points and their source files)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from bench.plan import registry
+
+from helpers import ROOT
+
+
+def run_python(code: str, cache: str) -> str:
+    env = {**os.environ, "XDG_CACHE_HOME": cache}
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+#: What a command imported of the solvers and their engines. The families' command modules
+#: (``Family.commands``: the tiles' ``pdb``, argparse only) are on every command line's parser;
+#: package ``__init__`` modules hold only docstrings.
+IMPORTED = ("import json, sys; print(json.dumps(sorted(m for m in sys.modules "
+            "if m.split('.')[0] in ('searches', 'encoders', 'ortools', 'pysat', 'highspy', "
+            "'pandas', 'numba') and m not in ('searches', 'searches.support', "
+            "'searches.support.tiles_pdb_cli'))))")
+
+
+def test_list_imports_no_solver_module_once_the_index_exists(tmp_path):
+    build_index(tmp_path)
+    (index,) = (tmp_path / "cliffbench").glob("solvers-*.json")
+    out = run_python("import contextlib, io\nfrom bench.cli import main\n"
+                     "with contextlib.redirect_stdout(io.StringIO()) as text:\n"
+                     "    main(['list', '--json'])\n"
+                     f"{IMPORTED}\nprint(text.getvalue())", str(tmp_path))
+    imported, listing = out.split("\n", 1)
+    assert json.loads(imported) == []
+    listed = {(s["family"], s["name"]): s for s in json.loads(listing)["solvers"]}
+    full = {(s.family, s.name): json.loads(json.dumps(s.to_json()))
+            for s in registry.load_solvers().values()
+            if s.module.split(".")[0] in ("searches", "encoders")}  # not the tests' plugins
+    assert len(full) >= 20
+    for key, meta in full.items():
+        meta.pop("param_specs")
+        assert listed[key] == meta
+    assert index.is_file()
+
+
+def build_index(cache) -> None:
+    run_python("from bench.plan.registry import solver_index; solver_index()", str(cache))
+
+
+def test_one_solver_imports_its_module_only(tmp_path):
+    build_index(tmp_path)
+    out = run_python("from bench.plan.registry import load_solver\n"
+                     "spec = load_solver('sudoku/norvig')\n"
+                     "assert spec.module == 'searches.sudoku_norvig'\n" + IMPORTED, str(tmp_path))
+    assert json.loads(out) == ["searches.sudoku_norvig"]
+
+
+def test_an_edit_changes_the_fingerprint(tmp_path):
+    source = ROOT / "searches" / "__init__.py"
+    before = registry.fingerprint()
+    stat = source.stat()
+    try:
+        os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+        assert registry.fingerprint() != before
+    finally:
+        os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert registry.fingerprint() == before
+
+
+def test_a_damaged_index_is_rebuilt(tmp_path):
+    build_index(tmp_path)
+    (index,) = (tmp_path / "cliffbench").glob("solvers-*.json")
+    index.write_text("{not json")
+    out = run_python("from bench.plan.registry import solver_index\n"
+                     "print(len(solver_index()))", str(tmp_path))
+    assert int(out) == len(json.loads(index.read_text())["solvers"]) >= 20
+
+
+def test_an_unknown_name_lists_close_ones_from_the_index(tmp_path):
+    build_index(tmp_path)
+    out = run_python("from bench.plan.registry import RegistryError, load_named\n"
+                     "try:\n    load_named('alphabta')\nexcept RegistryError as exc:\n"
+                     f"    print(exc)\n{IMPORTED}", str(tmp_path))
+    message, imported = out.strip().split("\n")
+    assert "did you mean 'alphabeta'" in message and "known: " in message
+    assert not [m for m in json.loads(imported) if m.startswith(("encoders", "ortools"))]
+
+
+def test_solvers_imported_before_the_index_is_built_are_in_it(tmp_path):
+    out = run_python("import encoders.edgematch_cpsat\n"
+                     "from bench.plan.registry import solver_index\n"
+                     "print(solver_index()['edgematch/cpsat']['module'])", str(tmp_path))
+    assert out.strip() == "encoders.edgematch_cpsat"
+    out = run_python("from bench.plan.registry import load_named\n"
+                     "print(sorted(load_named('cpsat')))", str(tmp_path))
+    assert "edgematch/cpsat" in out and "sudoku/cpsat" in out

@@ -357,7 +357,7 @@ _LEGEND: tuple[tuple[str, str | None], ...] = (
     ("cliff: first rung solved on less than half of its runs.", "cliff"),
     ("PAR-2: mean seconds per run, a failure counting twice its budget.", None),
     (SCORE_LEGEND, "score"),
-    ('Glossary: README.md, "Reading the summary".', None),
+    ("Glossary: docs/reading-results.md.", None),
 )
 
 
@@ -582,7 +582,7 @@ def terminal_summary(table: pd.DataFrame, sweep: str) -> str:
     the config's cliff, its PAR-2 over the ladder and, where the family has partial scores,
     the mean fraction of the score. Rung columns that do not fit are wrapped into further
     blocks; long labels are cut and footnoted. Then the wrong answers and disagreements, and a
-    legend. README.md ("Reading the summary") explains every column.
+    legend. docs/reading-results.md explains every column.
     """
     data = normalize(table)
     if data.empty:

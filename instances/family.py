@@ -24,7 +24,7 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -129,7 +129,6 @@ class Family:
     picture_dpi: int = 80
     commands: str | None = None
     examples: tuple[str, ...] = ()
-    doc: str = field(default="", compare=False)
 
     def instance_from_json(self, data: dict[str, Any]) -> Any:
         """The instance ``instance.to_json()`` gave."""
@@ -259,12 +258,5 @@ def families() -> dict[str, Family]:
     return {name: family(name) for name in family_names()}
 
 
-def forget() -> None:
-    """Find the entry points again (after installing a plug-in in a running process)."""
-    global _FOUND
-    _FOUND = None
-    _LOADED.clear()
-
-
 __all__ = ["GROUP", "Family", "FamilyError", "Generator", "contract_breaches", "entry_points",
-           "families", "family", "family_names", "forget", "load_family", "resolve_target"]
+           "families", "family", "family_names", "load_family", "resolve_target"]

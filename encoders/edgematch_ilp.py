@@ -342,10 +342,11 @@ def prepare_highs() -> None:
 # --- CBC through PuLP -------------------------------------------------------------------------
 
 
-def cbc_claim(prob: Any, maximize: bool) -> str:
+def cbc_claim(prob: Any, maximize: bool, log_text: str) -> str:
     """PuLP's status as a claim. PuLP reads "Stopped on time" with an incumbent as status
-    Optimal with solution status IntegerFeasible: only solution status Optimal is a proof."""
-    if prob.status == pulp.LpStatusInfeasible:
+    Optimal with solution status IntegerFeasible: only solution status Optimal is a proof (and
+    only CBC's log saying so proves infeasibility: ``cbc_proved_infeasible``)."""
+    if backends.cbc_proved_infeasible(prob, log_text):
         return "infeasible"
     if prob.sol_status == pulp.LpSolutionOptimal:
         return "optimal" if maximize else "solved"
@@ -355,9 +356,9 @@ def cbc_claim(prob: Any, maximize: bool) -> str:
 
 
 def cbc_outcome(prob: Any, xs: list[Any], instance: Instance, model: Model,
-                counters: dict[str, float]) -> Outcome:
+                counters: dict[str, float], log_text: str) -> Outcome:
     """Claim, board, objective and counters after a CBC run."""
-    out = Outcome(cbc_claim(prob, model.maximize))
+    out = Outcome(cbc_claim(prob, model.maximize, log_text))
     if backends.cbc_found(prob) and out.status != "infeasible":
         values = np.asarray([x.varValue or 0.0 for x in xs[:len(model.placements)]])
         out.solution = decode(instance, model, values)
@@ -473,7 +474,7 @@ def solve_cbc(instance: Instance, budget: Budget, seed: int, maximize: str = "no
         return backends.sized(Outcome("unknown"), model, t_encode, 0.0)
     text, took = backends.run_cbc(prob, limit, budget.cores, seed or 0, log, **CBC_GAPS)
     counters, cbc_trace = parse_cbc_log(text, model.maximize)
-    out = settle(cbc_outcome(prob, xs, instance, model, counters), instance)
+    out = settle(cbc_outcome(prob, xs, instance, model, counters, text), instance)
     if model.maximize:
         # CBC's clock starts after PuLP wrote the file: place its start by its own wall time.
         start = t_encode + max(0.0, took - counters.get("cbc_wall", took))

@@ -185,7 +185,7 @@ def run_cbc(prob: Any, xs: list[Any], model: Model, limit: float, cores: int, se
         return None, None, 0.0
     text, _ = backends.run_cbc(prob, limit, cores, seed, log)
     nodes = backends.parse_cbc_log(text, False)[0].get("nodes", 0.0)
-    if prob.status == pulp.LpStatusInfeasible:
+    if backends.cbc_proved_infeasible(prob, text):
         return False, None, nodes
     if backends.cbc_found(prob):
         return True, decode(model, np.asarray([x.varValue or 0.0 for x in xs])), nodes

@@ -2,7 +2,7 @@
 
 A family is one declared ``Family`` object (its types, file readers and writers, generators,
 checker, text renderer; optionally its score's meaning, a picture drawer, CLI commands), found
-through the ``cliffbench.families`` entry-point group: the four built-in families exactly as a
+through the ``cliffbench.families`` entry-point group: the built-in families exactly as a
 plug-in's. ``family(name)`` loads one, ``families()`` all, ``family_names()`` lists them
 without importing any.
 

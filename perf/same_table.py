@@ -4,9 +4,10 @@ changed no row (``python perf/same_table.py BEFORE AFTER``, each a sweep folder)
 Rows are matched by ``key`` (a run's identity: solver, params, instance, repeat, seed, budget).
 Columns that measure the machine are left out: the clock (``started_at``, ``t_*``), memory
 (``peak_rss_mb``), the host and how limits were enforced (``limits``, ``host``), the
-score's time trace, and the solvers' own timers among the ``counters``. What a run found must be equal: status, answer, verdict, counters. A run
-whose status depends on the clock (a ``timeout`` in one table, an answer in the other) is
-listed apart, with its times, since a shared machine can push a run over its budget.
+score's time trace, and the solvers' own timers among the ``counters``. What a run found must be
+equal: status, answer, verdict, counters. A run whose status depends on the clock (a ``timeout`` in
+one table, an answer in the other) is listed apart, with its times, since a shared machine can push
+a run over its budget.
 """
 
 from __future__ import annotations

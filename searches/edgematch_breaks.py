@@ -66,10 +66,10 @@ from searches.support.edgematch_search import (
     begin_run,
     drive,
     fit_schedule,
-    run_length,
     scored_chunk,
 )
 from searches.support.edgematch_tables import oriented_colours, pieces, tiny_instance
+from searches.support.restarts import run_length
 
 # Lists keep placements breaking at most this many joins (a cell has at most two earlier
 # neighbours, and hint-adjacent cells could pay more: those rare costs are left out).

@@ -49,7 +49,6 @@ from bench.api import Budget, Outcome, Param, solver
 from instances.edgematch.model import GREY, Instance, Solution
 from searches.support.edgematch_search import (
     EXHAUSTED,
-    MODE_LUBY,
     RESTART_MODES,
     S_BEST,
     S_NODES,
@@ -61,6 +60,7 @@ from searches.support.edgematch_search import (
     exact_chunk,
 )
 from searches.support.edgematch_tables import pieces, tiny_instance
+from searches.support.restarts import MODE_LUBY
 
 # The side of the east/south neighbour that faces side E/S of a cell.
 FACING = {1: 3, 2: 0}

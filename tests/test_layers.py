@@ -106,3 +106,52 @@ def test_modules_that_register_solvers_are_the_entry_points():
                 assert path.parent == ROOT / top, f"{name} registers solvers outside {top}/"
             elif path.name != "__init__.py":
                 assert path.parent.name == "support", f"{name} registers nothing: support/"
+
+
+#: What in bench/ may name a family: modules that declare solvers of one, as any plug-in does
+#: (the chaos suite's misbehaving solvers run on edge-matching boards), and the reference data's
+#: list and recipes (``bench/data``: its files live in one folder per family, and converting a
+#: source's format is that format's business).
+NAMES_ALLOWED = ("bench/execute/chaos.py", "bench/data/")
+
+
+def family_words(path: Path, names: set[str]) -> list[str]:
+    """Where a module's code (not its docstrings or comments) names a family: a string that is a
+    family's name or starts with ``<name>/``, or an identifier or attribute of that name."""
+    import io
+    import tokenize
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {node.body[0].value.lineno for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef,
+                                       ast.AsyncFunctionDef))
+                  and node.body and isinstance(node.body[0], ast.Expr)
+                  and isinstance(node.body[0].value, ast.Constant)
+                  and isinstance(node.body[0].value.value, str)}
+    found = []
+    tokens = tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline)
+    for token in tokens:
+        if token.type == tokenize.STRING and token.start[0] not in docstrings:
+            try:
+                value = ast.literal_eval(token.string)
+            except (ValueError, SyntaxError):  # an f-string
+                value = token.string
+            if isinstance(value, str) and any(value == n or value.startswith(f"{n}/")
+                                              for n in names):
+                found.append(f"line {token.start[0]}: {token.string}")
+        elif token.type == tokenize.NAME and token.string in names:
+            found.append(f"line {token.start[0]}: {token.string}")
+    return found
+
+
+def test_nothing_in_the_harness_names_a_family():
+    """Every family arrives through its declaration: the harness's code (docstrings and
+    comments aside) holds no family's name."""
+    import instances
+
+    names = set(instances.family_names())
+    assert {"edgematch", "sudoku", "tiles", "games"} <= names
+    hits = {str(p.relative_to(ROOT)): family_words(p, names)
+            for p in sorted((ROOT / "bench").rglob("*.py"))
+            if not str(p.relative_to(ROOT)).startswith(NAMES_ALLOWED)}
+    assert {path: lines for path, lines in hits.items() if lines} == {}

@@ -13,6 +13,7 @@ from typing import Protocol
 
 import pandas as pd
 
+from bench.views.fig_survival import MIN_RUNS
 from bench.views.figstyle import finite_max, floats, pretty_param, seconds
 
 
@@ -114,7 +115,39 @@ def _caption_heatmap(lad: LadderView, table: pd.DataFrame) -> str:
     return text + "."
 
 
+def _caption_survival(lad: LadderView, table: pd.DataFrame) -> str:
+    """The survival plot: what is plotted, the censoring, the work panel, configs left out."""
+    time = table[table["metric"] == "time"]
+    counts = sorted(set(time.drop_duplicates("config")["runs"].astype(int)))
+    runs = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
+    rung = str(table["rung"].iloc[0])
+    where = f"on rung {rung}" if rung else "over all instances"
+    text = (f"Survival of run time {where}: P(T > t), the fraction of a config's runs ({runs} "
+            f"each) not solved within t, against t on log-log axes, one step line per config "
+            f"({_config_count(time)}). A failed run counts as unsolved at every t (censored at "
+            f"{_budget_text(time)}), so a curve with failures stays above 0 and ends at the "
+            "budget, at the fraction that failed (hollow marker)")
+    if (table["metric"] == "work").any():
+        text += ("; beside it the same for work_nodes (the configs that count nodes), ending at "
+                 "the largest count a run reached: a node is what its solver counts, so compare "
+                 "slopes, not positions")
+    text += (". A heavy tail (P(T > t) falling as a power of t: Gomes, Selman, Crato and Kautz, "
+             "JAR 2000) is a straight line here; restarts bend it down")
+    same = lad.rows["rung"].astype(str) == rung
+    if table["rung_index"].notna().any():
+        same &= lad.rows["rung_index"].astype("Float64") == float(table["rung_index"].iloc[0])
+    rows = lad.rows[same.fillna(False).astype(bool)]
+    left_out = sorted(set(rows.loc[~rows["_skipped"], "config"]) - set(table["config"]))
+    if left_out:
+        text += (f"; fewer than {MIN_RUNS} runs made here, left out: "
+                 f"{', '.join(left_out)}")
+    if rows["_skipped"].any():
+        text += "; skipped runs (never made) are left out"
+    return text + "."
+
+
 CAPTIONS: dict[str, Callable[[LadderView, pd.DataFrame], str]] = {
     "ladder": _caption_ladder, "cactus": _caption_cactus, "profile": _caption_profile,
     "score": _caption_score, "nodes": _caption_nodes, "heatmap": _caption_heatmap,
+    "survival": _caption_survival,
 }

@@ -38,6 +38,13 @@ config) is never drawn as a failure: every kind shows it apart. Kinds:
   vary independently (one panel per config), else over rung x config; cells whose runs were
   all skipped are hatched grey, never 0/n; skipped when every cell holds the same fraction (a
   ladder everyone solves says nothing as a heat map).
+- ``survival`` (per rung on which a config made at least
+  :data:`bench.views.fig_survival.MIN_RUNS` runs: many seeds of one spec, or many instances): the
+  empirical survival function P(T > t) of run time on log-log axes, one step line per config
+  with that many runs, and of ``work_nodes`` beside it when a config counts nodes; failed runs
+  are censored at the budget (:mod:`bench.views.fig_survival`), skipped runs left out. Files
+  ``<sweep>-survival-<ladder>-<rung>.*``; a ladder without such a rung gets none, and no skip
+  note (most sweeps are not built for it).
 - ``table``: solved counts and PAR-2 per ladder, rung and config (and the virtual best), as
   Markdown and LaTeX (booktabs); a rung a config skipped reads ``skipped``.
 """
@@ -61,6 +68,7 @@ from bench.views import (
     fig_nodes,
     fig_ranked,
     fig_score,
+    fig_survival,
     fig_tables,
     figstyle,
     stats,
@@ -69,7 +77,7 @@ from bench.views.fig_labels import fmt_value, legend_labels, natural_key, short_
 from bench.views.stats import PSEUDO_LADDER, VIRTUAL_BEST
 
 #: Figure kinds, in the order they are made and listed.
-KINDS = ("ladder", "cactus", "profile", "score", "nodes", "heatmap", "table")
+KINDS = ("ladder", "cactus", "profile", "score", "nodes", "heatmap", "survival", "table")
 #: Node bars are drawn per instance up to this many instances in a ladder, per rung above.
 BY_INSTANCE_MAX = 12
 #: Times below this are raised to it in profiles (a ratio to a zero time is meaningless).
@@ -128,11 +136,14 @@ class _Out:
         """Config -> look, for the configs of one family."""
         return {config: look for (fam, config), look in self.looks.items() if fam == family}
 
-    def record(self, kind: str, lad: _Ladder | None, files: list[Path], caption: str) -> None:
+    def record(self, kind: str, lad: _Ladder | None, files: list[Path], caption: str,
+               rung: str | None = None) -> None:
         self.written += files
-        self.made.append({"kind": kind, "family": lad.family if lad else None,
-                          "ladder": lad.ladder if lad else None,
-                          "files": [f.name for f in files], "plots": caption})
+        entry = {"kind": kind, "family": lad.family if lad else None,
+                 "ladder": lad.ladder if lad else None}
+        if rung is not None:  # a figure of one rung (survival) names it
+            entry["rung"] = rung
+        self.made.append({**entry, "files": [f.name for f in files], "plots": caption})
 
     def skip(self, kind: str, lad: _Ladder | None, reason: str) -> None:
         self.skipped.append({"kind": kind, "family": lad.family if lad else None,
@@ -618,6 +629,75 @@ def _heatmap_table(lad: _Ladder) -> pd.DataFrame | str:
         drop=True)
 
 
+# --- survival of run time and work, per rung with many runs
+
+
+def _survival_curve(rows: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """One config's survival corners on one rung (:func:`fig_survival.survival_points`), with
+    its counts: ``time`` from ``t_wall`` (raised to :data:`TIME_FLOOR`), censored at the budget
+    (the largest time, when no budget is known); ``work`` from ``work_nodes`` (a 0 raised to 1:
+    a log axis has no 0), censored at the largest count a run reached. A solved run with no
+    value is left out; a failed one needs none."""
+    ok = rows["_ok"].to_numpy(bool)
+    if metric == "time":
+        values = np.maximum(figstyle.floats(rows["t_wall"]), TIME_FLOOR)
+        budget = figstyle.finite_max(rows["budget_s"])
+    else:
+        values = np.maximum(figstyle.floats(rows["work_nodes"]), 1.0)
+        budget = math.nan
+    solved = values[ok & np.isfinite(values)]
+    runs = len(solved) + int((~ok).sum())
+    known = values[np.isfinite(values)]
+    end = budget if math.isfinite(budget) else float(known.max()) if len(known) else 1.0
+    points = fig_survival.survival_points(solved, runs, end)
+    first = rows.iloc[0]
+    head = {"metric": metric, "config": first["config"], "label": first["label"], "runs": runs,
+            "solved": len(solved), "censored": runs - len(solved), "budget_s": budget}
+    return pd.concat([pd.DataFrame([head] * len(points)), points], axis=1)
+
+
+def _survival_tables(lad: _Ladder) -> list[tuple[str, pd.DataFrame]]:
+    """Per rung on which some config made at least :data:`fig_survival.MIN_RUNS` runs (skipped
+    runs not counted), in rung order: the rung's label and its survival CSV, every config with
+    that many runs there, for time and (the configs with a positive ``work_nodes``) work."""
+    made = lad.rows[~lad.rows["_skipped"]]
+    out = []
+    for (index, rung), rows in made.groupby(_RUNG, dropna=False, sort=True):
+        counts = rows.groupby("config").size()
+        configs = sorted(counts[counts >= fig_survival.MIN_RUNS].index)
+        parts = []
+        for metric in fig_survival.METRICS:
+            for config in configs:
+                mine = rows[rows["config"] == config]
+                if metric == "work" and not (figstyle.floats(mine["work_nodes"]) > 0).any():
+                    continue
+                parts.append(_survival_curve(mine, metric))
+        if not parts:
+            continue
+        table = pd.concat(parts, ignore_index=True)
+        table.insert(0, "family", lad.family)
+        table.insert(1, "ladder", lad.ladder)
+        table.insert(2, "rung_index", index)
+        table.insert(3, "rung", rung)
+        table["rung_index"] = table["rung_index"].astype("Int64")
+        out.append((str(rung), table))
+    return out
+
+
+def _survivals(ctx: _Out, lad: _Ladder) -> None:
+    """Write the survival figure of every rung of the ladder that has one."""
+    taken: set[str] = set()
+    for rung, table in _survival_tables(lad):
+        base = suffix = f"{lad.suffix}-{figstyle.slug(rung)}" if rung else lad.suffix
+        k = 1
+        while suffix in taken:  # two rung labels that slug alike
+            k += 1
+            suffix = f"{base}-{k}"
+        taken.add(suffix)
+        title = f"{_title(lad)}, rung {rung}" if rung else _title(lad)
+        _one(ctx, "survival", lad, table, suffix=suffix, title=title, rung=rung)
+
+
 # --- the solved / PAR-2 table
 
 
@@ -666,6 +746,7 @@ _DRAWERS: dict[str, Callable[..., Any]] = {
     "ladder": fig_ladder.draw_ladder, "cactus": fig_ranked.draw_cactus,
     "profile": fig_ranked.draw_profile, "score": fig_score.draw_score,
     "nodes": fig_nodes.draw_nodes, "heatmap": fig_heat.draw_heatmap,
+    "survival": fig_survival.draw_survival,
 }
 
 
@@ -696,6 +777,7 @@ def make_figures(df: pd.DataFrame, out: Path, *, sweep: str,
                       "nodes": _nodes_table(lad, summary), "heatmap": _heatmap_table(lad)}
             for kind, table in tables.items():
                 _one(ctx, kind, lad, table)
+            _survivals(ctx, lad)
     _tables(ctx, _solved_table(summary, stats.virtual_best(df), {
         key: look.label for key, look in ctx.looks.items()}))
     index = out / f"{figstyle.slug(sweep)}-figures.json"
@@ -704,16 +786,20 @@ def make_figures(df: pd.DataFrame, out: Path, *, sweep: str,
     return [*ctx.written, index]
 
 
-def _one(ctx: _Out, kind: str, lad: _Ladder, table: pd.DataFrame | str) -> None:
-    """Write one figure and its CSV, or note why the kind was skipped for this ladder."""
+def _one(ctx: _Out, kind: str, lad: _Ladder, table: pd.DataFrame | str, *,
+         suffix: str | None = None, title: str | None = None, rung: str | None = None) -> None:
+    """Write one figure and its CSV, or note why the kind was skipped for this ladder; a
+    figure of one rung gives its own file suffix, title and rung."""
     if isinstance(table, str):
         ctx.skip(kind, lad, table)
         return
-    stem = ctx.stem(kind, lad.suffix)
+    stem = ctx.stem(kind, lad.suffix if suffix is None else suffix)
     axis = figstyle.pretty_param(lad.rung_param)
-    fig = _DRAWERS[kind](table, ctx.family_looks(lad.family), title=_title(lad), rung_axis=axis)
+    title = _title(lad) if title is None else title
+    fig = _DRAWERS[kind](table, ctx.family_looks(lad.family), title=title, rung_axis=axis)
     files = figstyle.save(fig, stem, ctx.formats) + [ctx.csv(table, stem)]
-    ctx.record(kind, lad, files, f"{_title(lad)}. {fig_captions.CAPTIONS[kind](lad, table)}")
+    ctx.record(kind, lad, files, f"{title}. {fig_captions.CAPTIONS[kind](lad, table)}",
+               rung=rung)
 
 
 def _title(lad: _Ladder) -> str:

@@ -53,6 +53,7 @@ WIDE_ASPECT = 2.2
 KIND_TITLES = {
     "ladder": "Ladder plot", "cactus": "Cactus plot", "profile": "Performance profile",
     "score": "Score against time", "nodes": "Search nodes", "heatmap": "Solved fraction",
+    "survival": "Survival of run time",
 }
 _ASSETS = Path(__file__).parent
 _e = html.escape

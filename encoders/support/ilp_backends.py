@@ -252,6 +252,15 @@ def run_cbc(prob: Any, limit: float, cores: int, seed: int, log: bool,
     return text, took
 
 
+def cbc_proved_infeasible(prob: Any, log_text: str) -> bool:
+    """Whether CBC proved the program infeasible: PuLP read that status and CBC's own log says
+    so ("Problem is infeasible", "Problem proven infeasible"). A run its time limit stopped
+    proves nothing, whatever PuLP read, and without a log there is no proof."""
+    text = log_text.lower()
+    return (prob.status == pulp.LpStatusInfeasible and "infeasible" in text
+            and "stopped on time" not in text)
+
+
 def cbc_found(prob: Any) -> bool:
     """Whether CBC left a point in the variables (optimal, or an incumbent when stopped)."""
     return prob.sol_status in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible)

@@ -40,12 +40,13 @@ import numpy as np
 from numba import njit
 
 from bench.api import Budget
+from searches.support import restarts
+from searches.support.numba_cache import forget_stale_cache, own_dispatchers
+from searches.support.restarts import run_length
 
-RESTART_MODES = ("luby", "geometric", "none")
-MODE_LUBY, MODE_GEOMETRIC, MODE_NONE = 0, 1, 2
-
-# A run limit that is never reached (node counts are int64).
-NEVER = 1 << 62
+RESTART_MODES = ("luby", "geometric", "none")  # by position: restarts.MODE_*
+#: What this module's kernels compile in (``searches.support.numba_cache``).
+JIT_SOURCES = (__file__, *restarts.JIT_SOURCES)
 
 # Kept off the budget for building the answer, so the solver returns before the watchdog fires.
 MARGIN_S = 0.02
@@ -84,31 +85,6 @@ def shuffle_lists(cand: np.ndarray, seg_lo: np.ndarray, seg_hi: np.ndarray,
             tmp = cand[lo + i]
             cand[lo + i] = cand[j]
             cand[j] = tmp
-
-
-@njit(cache=True, nogil=True)
-def luby(i: int) -> int:
-    """The i-th term (1-based) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 ...: the restart
-    schedule that is within a log factor of the best fixed one without knowing it."""
-    while True:
-        k = 1
-        while (1 << k) - 1 < i:
-            k += 1
-        if i == (1 << k) - 1:
-            return 1 << (k - 1)
-        i -= (1 << (k - 1)) - 1
-
-
-@njit(cache=True, nogil=True)
-def run_length(mode: int, unit: int, factor: float, run: int) -> int:
-    """Node limit of run number ``run`` (0-based) under the restart schedule."""
-    if mode == MODE_NONE:
-        return NEVER
-    if mode == MODE_LUBY:
-        length = float(unit) * luby(run + 1)
-    else:
-        length = float(unit) * factor ** run
-    return NEVER if length >= NEVER else max(1, np.int64(length))
 
 
 # --- the break allowance (scored) -------------------------------------------------------------
@@ -343,3 +319,6 @@ def drive(search: ChunkedBoardSearch, budget: Budget, max_nodes: int, chunk_node
         if status == EXHAUSTED and search.next_run():
             status = PAUSED
     return status
+
+
+forget_stale_cache(own_dispatchers(__name__), *JIT_SOURCES)

@@ -233,3 +233,22 @@ def test_bad_params_are_named(given):
 def test_piece_count_must_fill_the_board():
     with pytest.raises(ValueError, match="pieces"):
         ilp.build(Instance(rows=2, cols=2, colors=1, pieces=((0, 1, 1, 0),) * 3))
+
+
+def test_cbc_infeasibility_needs_cbcs_own_word():
+    """PuLP's "Infeasible" status proves nothing unless CBC's log says so: a run stopped on its
+    time limit (a planted Latin square once came back "infeasible" that way under load), or
+    one without a log, is no proof."""
+    import types
+
+    import pulp
+
+    from encoders.support.ilp_backends import cbc_proved_infeasible
+
+    infeasible = types.SimpleNamespace(status=pulp.LpStatusInfeasible)
+    assert cbc_proved_infeasible(infeasible, "Problem is infeasible - 0.00 seconds")
+    assert cbc_proved_infeasible(infeasible, "Result - Problem proven infeasible\n")
+    assert not cbc_proved_infeasible(infeasible, "Result - Stopped on time limit\n")
+    assert not cbc_proved_infeasible(infeasible, "")
+    stopped = types.SimpleNamespace(status=pulp.LpStatusNotSolved)
+    assert not cbc_proved_infeasible(stopped, "Problem is infeasible")

@@ -39,6 +39,7 @@ from hypothesis import strategies as st
 import bench.plan.suite as suite_module
 import instances.edgematch as em
 import instances.games as gm
+import instances.latin as lt
 import instances.sudoku as sd
 import instances.tiles as tl
 from bench.api import ParamError
@@ -139,7 +140,8 @@ def _edit_char(draw: st.DrawFn, lines: list[str]) -> None:
     if not lines[i]:
         return
     k = draw(st.integers(0, len(lines[i]) - 1))
-    char = draw(st.one_of(st.sampled_from(".0123456789ABP!:|-x"), st.characters()))
+    char = draw(st.one_of(st.sampled_from(".0123456789ABP!:|-x"),
+                          st.characters(exclude_categories=["Cs"])))  # no lone surrogate
     lines[i] = lines[i][:k] + char + lines[i][k + 1:]
 
 
@@ -240,12 +242,13 @@ def answered() -> dict[str, Any]:
     return {"emp": emp_solution_seeds()[0],
             "tiles": tl.GENERATORS["random"]({"rows": 3, "cols": 3}, 1).instance,
             "sudoku": sd.GENERATORS["planted"]({"box": 2, "clues": 6}, 1).instance,
-            "games": nim_graph((1, 2))}
+            "games": nim_graph((1, 2)),
+            "latin": lt.GENERATORS["qwh"]({"order": 4, "holes": 6}, 1).instance}
 
 
 def answer_reader(family: str) -> Callable[[Path], Any]:
     read = {"emp": em.read_solution, "tiles": tl.read_solution, "sudoku": sd.read_solution,
-            "games": gm.read_solution}[family]
+            "games": gm.read_solution, "latin": lt.read_solution}[family]
     return lambda path: read(path, answered()[family])
 
 
@@ -280,6 +283,29 @@ def sudoku_seeds() -> list[str]:
         if r in (2, 5):
             drawn.append("------+-------+------")
     return [written, lines, "\n".join(drawn) + "\n"]
+
+
+@cache
+def latin_seeds(suffix: str = ".pls") -> list[str]:
+    """Squares as the latin family writes them (with and without a secret), or as lsencode
+    does."""
+    qwh = lt.GENERATORS["qwh"]({"order": 5, "holes": 9}, 2)
+    balanced = lt.GENERATORS["qwh"]({"order": 6, "fraction": 0.5, "pattern": "balanced"}, 3)
+    qcp = lt.GENERATORS["qcp"]({"order": 5, "fraction": 0.6}, 4)
+    written = [_write(lt.write_file, f"s{suffix}", qwh.instance, qwh.secret),
+               _write(lt.write_file, f"b{suffix}", balanced.instance),
+               _write(lt.write_file, f"q{suffix}", qcp.instance, qcp.secret)]
+    if suffix == ".pls":
+        written.append("order 3\n   0  -1   2\n  -1  -1  -1\n   2   0  -1\n")
+    return written
+
+
+@cache
+def latin_answer_seeds() -> list[str]:
+    """An answer to ``answered()["latin"]`` as a ``.pls`` square and as solve's JSON."""
+    answer = lt.GENERATORS["qwh"]({"order": 4, "holes": 6}, 1).secret
+    return [lt.formats.format_pls(lt.Instance(4, answer.cells)),
+            json.dumps({"status": "solved", "solution": answer.to_json()})]
 
 
 @cache
@@ -431,6 +457,21 @@ def prop_sudoku_solution(folder: Path, data: bytes) -> None:
     got = read_or_refuse(answer_reader("sudoku"), folder / "grid.sol", data)
     if got is not None:
         sd.check(puzzle, got)
+
+
+def prop_latin(folder: Path, data: bytes, suffix: str = ".pls") -> None:
+    got = read_or_refuse(lt.read_file, folder / f"square{suffix}", data)
+    if got is not None:
+        (g,) = got
+        assert g.instance.order ** 2 == len(g.instance.cells)
+        _same_after_writing(lt.read_file, lt.write_file, got, folder, suffix)
+
+
+def prop_latin_solution(folder: Path, data: bytes) -> None:
+    square = answered()["latin"]
+    got = read_or_refuse(answer_reader("latin"), folder / "square.sol", data)
+    if got is not None:
+        lt.check(square, got)
 
 
 def prop_games(folder: Path, data: bytes) -> None:
@@ -627,6 +668,7 @@ EMP_WORDS = ["size", "colors", "pieces", "hints", "solution", "name", "border_co
              "inner_colors", "p", "p", "p", "h", "s", "target", "#", "# size 2 2"]
 TILES_WORDS = ["size", "goal", "blank-first", "blank-last", "#", "# solution", "-", "?", "UDLR",
                "2", "3", "4"]
+LATIN_WORDS = ["order", "order 3", "-1", "-1", "0", "1", "2", "3", "#", "# solution", "#  0"]
 SUDOKU_WORDS = [".", "0", "1", "9", "A", "G", "P", "|", "-", "+", "#", "# solution",
                 "------+------"]
 GAMES_WORDS = ["board", "tree", "graph", "v", "v", "value", "+", "=", "-", "gravity", "free",
@@ -650,7 +692,9 @@ def _cases() -> dict[str, tuple[Callable[..., None], st.SearchStrategy]]:
     _, sol = emp_solution_seeds()
     tiles, sudoku, games = tiles_seeds(), sudoku_seeds(), games_seeds()
     suites = SUITE_SEEDS + [p.read_text() for p in sorted(SUITES_DIR.glob("*.toml"))]
-    every = emp_fixed + tiles + sudoku + games + DLX_SEEDS + [KNOWN_VALUES] + SUITE_SEEDS
+    latin, latin_json = latin_seeds(), latin_seeds(".json")
+    every = (emp_fixed + tiles + sudoku + games + latin + latin_json + DLX_SEEDS
+             + [KNOWN_VALUES] + SUITE_SEEDS)
     return {
         "emp-random": (prop_emp, as_bytes(junk_text(EMP_WORDS))),
         "emp-mutated": (prop_emp, mutated(emp_fixed, EMP_WORDS)),
@@ -670,6 +714,14 @@ def _cases() -> dict[str, tuple[Callable[..., None], st.SearchStrategy]]:
         "sudoku-solution": (prop_sudoku_solution, mutated(
             [sudoku[0].split("# solution ")[1], '{"solution": {"box": 2, "grid": "'
              + sudoku[0].split("# solution ")[1].strip() + '"}}'], SOLUTION_WORDS)),
+        "latin-random": (prop_latin, as_bytes(junk_text(LATIN_WORDS))),
+        "latin-mutated": (prop_latin, mutated(latin, LATIN_WORDS)),
+        "latin-json-mutated": (lambda f, d: prop_latin(f, d, ".json"),
+                               mutated(latin_json, SOLUTION_WORDS + ['"family":', '"latin"',
+                                                                     '"order":', "-1"])),
+        "latin-solution": (prop_latin_solution, mutated(latin_answer_seeds(),
+                                                        SOLUTION_WORDS + LATIN_WORDS)
+                           | as_bytes(junk_text(SOLUTION_WORDS + LATIN_WORDS))),
         "games-random": (prop_games, as_bytes(junk_text(GAMES_WORDS))),
         "games-mutated": (prop_games, mutated(games, GAMES_WORDS)),
         "known-values": (prop_known_values, mutated([KNOWN_VALUES], TSV_WORDS)
@@ -693,6 +745,7 @@ def prop_not_utf8(folder: Path, data: bytes) -> None:
     readers: list[tuple[str, Callable[[Path], Any]]] = [
         ("x.emp", em.read_file), ("x.pieces", em.read_file), ("x.txt", tl.read_file),
         ("y.txt", sd.read_file), ("x.game", gm.read_file), ("x.tsv", gm.read_file),
+        ("x.pls", lt.read_file), ("x.json", lt.read_file),
         ("x.dlx", xcc.read_dlx), ("x.toml", load_suite),
         *((f"{family}.sol", answer_reader(family)) for family in answered())]
     for name, read in readers:
@@ -746,6 +799,8 @@ def _poison_cases() -> dict[str, tuple[list[str], str, Callable[[str], str], str
         "games": (games_seeds(), r"(board|tree|graph|v) .*", _poison_games, ".game",
                   gm.read_file),
         "known": ([KNOWN_VALUES], r"[^#].*", _poison_field, ".tsv", gm.read_file),
+        "latin": (latin_seeds(), r"(order|\s*-?[0-9]).*", lambda line: _poison_last(line, "x!"),
+                  ".pls", lt.read_file),
         "dlx": (DLX_SEEDS, r"[^|].*", lambda line: _poison_last(line, "zz!:x:"), ".dlx",
                 xcc.read_dlx),
         "suite": (SUITE_SEEDS, r"[^#].*", lambda line: "= =", ".toml", load_suite),

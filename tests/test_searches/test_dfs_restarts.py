@@ -11,7 +11,7 @@ import searches.edgematch_dfs  # noqa: F401  (registers dfs-restarts)
 from bench.api import REGISTRY, ParamError
 from instances.edgematch import GENERATORS, check
 from instances.edgematch.model import Instance, rotated
-from searches.support.edgematch_search import luby
+from searches.support.restarts import luby
 
 from helpers import budget
 

@@ -37,3 +37,7 @@ class TestTiles(FamilyConformance):
 
 class TestGames(FamilyConformance):
     family = "games"
+
+
+class TestLatin(FamilyConformance):
+    family = "latin"

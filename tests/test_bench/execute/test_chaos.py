@@ -66,7 +66,8 @@ def small_suite(folder) -> str:
     faults = [*sorted(EXPECTED), "chaos-hang-spin"]
     entries = "".join(f'[[solver]]\nname = "{name}"\n' for name in sorted(EXPECTED))
     path = folder / "chaos-small.toml"
-    path.write_text(SMALL_SUITE.format(plugin=ROOT / "bench" / "execute" / "chaos.py", fault_solvers=entries,
+    path.write_text(SMALL_SUITE.format(plugin=ROOT / "bench" / "execute" / "chaos.py",
+                                       fault_solvers=entries,
                                        faults=json.dumps(faults), fast=json.dumps(FAST_FAULTS)))
     return str(path)
 

@@ -86,6 +86,12 @@ CHEAP: dict[str, dict[str, st.SearchStrategy[Any]]] = {
     "games/subtraction": {"n": st.integers(0, 200), "take": heaps},
     "games/random-graph": {"positions": st.integers(1, 2000), "degree": st.integers(0, 10),
                            "targets": st.floats(0, 0.5), "dead_ends": st.floats(0, 1)},
+    "latin/qwh": {"order": st.integers(2, 12), "holes": st.integers(0, 144),
+                  "fraction": st.floats(0, 1), "pattern": words(["random", "balanced"]),
+                  "mix": st.integers(0, 200)},
+    # qcp: at most half the cells given (beyond about 60% given it retries 200 times, seconds)
+    "latin/qcp": {"order": st.integers(2, 8), "holes": st.integers(32, 64),
+                  "fraction": st.floats(0.5, 1), "pattern": words(["random", "balanced"])},
     "games/tree": {"depth": st.integers(0, 6), "arity": st.integers(1, 4),
                    "values": words(["iid", "incremental"]), "low": st.integers(-1000, 1000),
                    "high": st.integers(-1000, 1000)},

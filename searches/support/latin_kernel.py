@@ -345,37 +345,27 @@ def choose(n, branching, bits, rng):
                 ties += 1
                 if random_below(rng, ties) == 0:
                     kind, index, options = KIND_CELL, r * n + c, dom
-    if branching == BRANCH_3D:
-        for r in range(n):
-            re = bits[ROW_EMPTY, r]
-            miss = full & ~bits[ROW_USED, r]
-            while miss != ZERO:
-                v = lowest_bit_index(miss)
-                miss &= miss - ONE
-                places = re & ~bits[SYM_COLS, v]
-                k = popcount(places)
-                if k < best:
-                    best, ties = k, 1
-                    kind, index, options = KIND_ROWSYM, r * n + v, places
-                elif k == best:
-                    ties += 1
-                    if random_below(rng, ties) == 0:
-                        kind, index, options = KIND_ROWSYM, r * n + v, places
-        for c in range(n):
-            ce = bits[COL_EMPTY, c]
-            miss = full & ~bits[COL_USED, c]
-            while miss != ZERO:
-                v = lowest_bit_index(miss)
-                miss &= miss - ONE
-                places = ce & ~bits[SYM_ROWS, v]
-                k = popcount(places)
-                if k < best:
-                    best, ties = k, 1
-                    kind, index, options = KIND_COLSYM, c * n + v, places
-                elif k == best:
-                    ties += 1
-                    if random_below(rng, ties) == 0:
-                        kind, index, options = KIND_COLSYM, c * n + v, places
+    if branching == BRANCH_3D:  # the (row, symbol) pairs, then the (column, symbol) pairs
+        for side in range(2):
+            if side == 0:
+                empty, used, placed, pair = ROW_EMPTY, ROW_USED, SYM_COLS, KIND_ROWSYM
+            else:
+                empty, used, placed, pair = COL_EMPTY, COL_USED, SYM_ROWS, KIND_COLSYM
+            for line in range(n):
+                free = bits[empty, line]
+                miss = full & ~bits[used, line]
+                while miss != ZERO:
+                    v = lowest_bit_index(miss)
+                    miss &= miss - ONE
+                    places = free & ~bits[placed, v]
+                    k = popcount(places)
+                    if k < best:
+                        best, ties = k, 1
+                        kind, index, options = pair, line * n + v, places
+                    elif k == best:
+                        ties += 1
+                        if random_below(rng, ties) == 0:
+                            kind, index, options = pair, line * n + v, places
     return kind, index, options, best
 
 

@@ -127,7 +127,8 @@ class Outcome:
     work done, by name; ``nodes``, ``conflicts``, ``restarts`` become columns, the rest is kept
     as JSON. ``t_encode``/``t_solve`` split the solver's time when it knows the split;
     ``model_vars``/``model_constraints`` give the size of a model. ``score_trace``: (seconds,
-    score) pairs of an anytime solver.
+    score) pairs of an anytime solver. ``note``: what the row's ``message`` should say about
+    the run (a program's output that contradicts itself), "" for nothing.
     """
 
     status: str
@@ -139,6 +140,7 @@ class Outcome:
     model_vars: int | None = None
     model_constraints: int | None = None
     score_trace: list[tuple[float, float]] = field(default_factory=list)
+    note: str = ""
 
     def __post_init__(self) -> None:
         if self.status not in CLAIMS:
@@ -160,6 +162,13 @@ class SolverSpec:
     module: str = ""
     exports: dict[str, Callable[..., None]] = field(default_factory=dict)
     accepts: Callable[[Any], bool] | None = None
+    reads: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    missing: Callable[[], str] | None = None
+
+    def unavailable(self) -> str:
+        """Why the solver cannot run on this machine (a program that is not installed), or ""
+        when it can."""
+        return self.missing() if self.missing is not None else ""
 
     def applies_to(self, instance: Any) -> bool:
         """Whether the solver takes this kind of instance of its family (a suite's grid pairs
@@ -262,12 +271,17 @@ def solver(name: str, *, family: str, paradigm: str, backend: str,
            prepare: Callable[[], Any] | None = None,
            exports: dict[str, Callable[..., None]] | None = None,
            accepts: Callable[[Any], bool] | None = None,
+           reads: dict[str, Callable[..., Any]] | None = None,
            ) -> Callable[[Callable[..., Outcome]], Callable[..., Outcome]]:
     """Declare ``solve(instance, budget, seed, **params) -> Outcome`` as a solver.
 
     ``exports`` maps a standard file format ("cnf", "dlx", "mps", "lp", ...) to
     ``write(instance, path, **params)``, which writes the solver's model of the instance in that
-    format (``cliffbench export INSTANCE --to FORMAT FILE``). ``accepts(instance)`` says which
+    format (``cliffbench export INSTANCE --to FORMAT FILE``). ``reads`` maps an exported format
+    to ``read(instance, answer, **params)``, the way back: the family's solution of another
+    program's answer to that file (for "cnf", the true variables, a set of ints), through the
+    variable map the export used, or None when the answer decodes to no solution (a program
+    of ``bench.tools`` then stands on the solver's model). ``accepts(instance)`` says which
     instances of the family the solver takes, where that is not all of them.
     """
 
@@ -276,7 +290,7 @@ def solver(name: str, *, family: str, paradigm: str, backend: str,
                             params=tuple(params), solve=solve, prepare=prepare,
                             doc=(solve.__doc__ or "").strip().split("\n")[0],
                             module=solve.__module__, exports=dict(exports or {}),
-                            accepts=accepts))
+                            accepts=accepts, reads=dict(reads or {})))
         return solve
 
     return wrap

@@ -328,6 +328,9 @@ def build_parser() -> argparse.ArgumentParser:
     def common(p: argparse.ArgumentParser, data: bool = True) -> None:
         p.add_argument("--plugin", action="append", default=[], metavar="FILE.py",
                        help="a Python file that registers solvers (runs its code); repeatable")
+        p.add_argument("--tools", action="append", dest="plugin", metavar="FILE.toml",
+                       help="a tools file: adapters that run solver programs as solvers "
+                            "(docs/tools.md); repeatable")
         if data:
             p.add_argument("--data-dir", default=None, metavar="DIR",
                            help="reference data folder (default: $CLIFFBENCH_DATA, else "
@@ -472,6 +475,7 @@ def usage_errors() -> tuple[type[BaseException], ...]:
     that was never imported raised nothing): one line and exit 2, never a traceback."""
     where = {"bench.api": "ParamError", "bench.plan.registry": "RegistryError",
              "bench.execute.runner": "RunnerError", "bench.plan.suite": "SuiteError",
+             "bench.tools.adapter": "ToolError",
              "instances.common": "InstanceError"}
     found: list[type[BaseException]] = [FileNotFoundError]
     for module_name, name in where.items():

@@ -237,6 +237,15 @@ def write_cnf(instance: Instance, path: Path | str, amo: str = DEFAULT_AMO,
         sat_engine.write_dimacs(out, dimacs_comments(instance, enc), enc.cnf)
 
 
+def read_cnf(instance: Instance, true: set[int], amo: str = DEFAULT_AMO,
+             matching: str = DEFAULT_MATCHING, **_solver_only: Any) -> Solution | None:
+    """``reads["cnf"]``: the board of another program's answer to ``write_cnf``'s file (its
+    true variables), through the same encoding's placement variables; the checker judges it
+    (a cell no placement covers is left empty)."""
+    enc = encode(instance, amo, matching)
+    return decode(instance, enc, sat_engine.model_of(true, enc.cnf.nvars))
+
+
 # --- solving ----------------------------------------------------------------------------------
 
 
@@ -276,7 +285,7 @@ def read_answer(out: Outcome, answer: bool | None, instance: Instance, enc: Enco
 
 
 @solver("sat", family="edgematch", paradigm="sat", backend=f"pysat-{pysat.__version__}",
-        params=PARAMS, prepare=prepare, exports={"cnf": write_cnf})
+        params=PARAMS, prepare=prepare, exports={"cnf": write_cnf}, reads={"cnf": read_cnf})
 def solve(instance: Instance, budget: Budget, seed: int, amo: str = DEFAULT_AMO,
           matching: str = DEFAULT_MATCHING, engine: str = DEFAULT_ENGINE) -> Outcome:
     """SAT: frame-legal placement variables, exactly-one, conflict or seam matching."""

@@ -105,7 +105,18 @@ def write_lp(instance: Instance, path: Path | str, **_solver_only: Any) -> None:
     backends.write_model(build(instance), path, ".lp")
 
 
+def read_mps(instance: Instance, values: dict[Any, float], **_params: Any) -> Solution | None:
+    """``reads["mps"]``: the square of another program's answer to ``write_mps``'s file (its
+    column values by name or number), or None when a column is not the model's."""
+    model = build(instance)
+    try:
+        return decode(model, backends.column_values(model, values))
+    except (KeyError, IndexError):
+        return None
+
+
 EXPORTS: dict[str, Callable[..., None]] = {"mps": write_mps, "lp": write_lp}
+READS: dict[str, Callable[..., Any]] = {"mps": read_mps}
 
 
 def prepare_highs() -> None:
@@ -117,7 +128,7 @@ PARAMS = [Param("log", False, "print the MIP solver's log")]
 
 
 @solver("ilp-highs", family="latin", paradigm="ilp", backend=f"highs-{HIGHS_VERSION}",
-        params=PARAMS, prepare=prepare_highs, exports=EXPORTS)
+        params=PARAMS, prepare=prepare_highs, exports=EXPORTS, reads=READS)
 def solve_highs(instance: Instance, budget: Budget, seed: int, log: bool = False) -> Outcome:
     """0-1 ILP on HiGHS: x[cell, symbol], one symbol per cell, each symbol once per line."""
     t0 = time.perf_counter()

@@ -7,14 +7,19 @@ cell is no variable, and neither is a symbol a given cell of the hole's row or c
 variables number the candidates ``(cell, v)`` cell-major, then symbol, from 1, so an empty
 square of order ``n`` has ``n**3`` of them and a full one none.
 
-- ``direct``: each hole holds exactly one candidate (one clause listing them, and pairwise
-  at-most-one), and each symbol at most once per row and per column (pairwise over the holes
-  of the line that can take it). Empty square: ``n**2 + 3 n**2 C(n, 2)`` clauses.
-- ``full``, the extended or 3-D encoding (Kautz, Ruan, Achlioptas, Gomes, Selman and Stickel
-  2001): also each symbol a row or a column misses at least once in it (one clause over the
-  line's holes that can take it). Every line of the cube, cell, row-symbol and column-symbol,
-  then holds exactly one true variable. Empty square: ``3 n**2 + 3 n**2 C(n, 2)`` clauses. The
-  same models (each is a completion), more propagation.
+- ``minimal``, the minimal encoding of Kautz, Ruan, Achlioptas, Gomes, Selman and Stickel
+  (2001): each hole holds at least one candidate (one clause listing them), and each symbol at
+  most once per row and per column (pairwise over the holes of the line that can take it).
+  No model sets two symbols in a hole: a row's ``n`` cells each hold one of ``n`` symbols
+  that each appear at most once, so each holds exactly one; unit propagation does not know
+  this counting argument. Empty square: ``n**2 + 2 n**2 C(n, 2)`` clauses.
+- ``direct``: also each hole at most one candidate (pairwise), which propagation then uses.
+  Empty square: ``n**2 + 3 n**2 C(n, 2)`` clauses.
+- ``full``, their extended or 3-D encoding: also each symbol a row or a column misses at least
+  once in it (one clause over the line's holes that can take it). Every line of the cube,
+  cell, row-symbol and column-symbol, then holds exactly one true variable. Empty square:
+  ``3 n**2 + 3 n**2 C(n, 2)`` clauses. All three have the same models, one per completion;
+  they differ in what propagation infers.
 
 Simplification can leave a clause with no literal, and it is kept, so the formula is
 unsatisfiable, as the instance has no completion: a hole with no candidate (its cell clause),
@@ -47,7 +52,7 @@ from encoders.support.margin import stop_time
 from encoders.support.sat_engine import ENGINES, Cnf
 from instances.latin.model import HOLE, Instance
 
-ENCODINGS = ("direct", "full")
+ENCODINGS = ("minimal", "direct", "full")
 DEFAULT_ENGINE, DEFAULT_ENCODING = "cadical195", "full"
 PAIR_CELLS = 4_000_000  # entries of a group-by-pair table built at once (memory, not speed)
 
@@ -89,8 +94,8 @@ def clash_count(instance: Instance) -> int:
 
 def encode(instance: Instance, encoding: str = DEFAULT_ENCODING) -> Cnf:
     """The simplified formula of ``instance`` (see the module docstring), clause blocks in the
-    order: cell at least one, cell at most one, row and column at most one, (``full``) row and
-    column at least one, then the clashes' empty clauses."""
+    order: cell at least one, (not ``minimal``) cell at most one, row and column at most one,
+    (``full``) row and column at least one, then the clashes' empty clauses."""
     if encoding not in ENCODINGS:
         raise ValueError(f"encoding {encoding!r}: expected one of {ENCODINGS}")
     n = instance.order
@@ -103,7 +108,7 @@ def encode(instance: Instance, encoding: str = DEFAULT_ENCODING) -> Cnf:
     holes = np.asarray(instance.cells) == HOLE
     cnf = Cnf(nvars=len(cell))
     cnf.add(at_least_one(var[holes]))
-    for groups in (var, by_row, by_col):
+    for groups in (var, by_row, by_col) if encoding != "minimal" else (by_row, by_col):
         cnf.add_array(pairwise(groups))
     if encoding == "full":
         in_row, in_col = shown(instance)
@@ -114,8 +119,8 @@ def encode(instance: Instance, encoding: str = DEFAULT_ENCODING) -> Cnf:
 
 
 def decode(instance: Instance, model: list[int] | None) -> Any:
-    """The square of a model: each hole's one true candidate (exactly one in either encoding:
-    the cell's clauses say so); raises if a hole has none or two (a bug, not an instance)."""
+    """The square of a model: each hole's one true candidate (exactly one in every encoding;
+    see the module docstring); raises if a hole has none or two (a bug, not an instance)."""
     cell, symbol = placements(instance)
     true = np.asarray(model or [], dtype=np.int64)[:len(cell)] > 0
     per_cell = np.bincount(cell[true], minlength=instance.ncells)
@@ -143,6 +148,16 @@ def write_cnf(instance: Instance, path: Path | str, encoding: str = DEFAULT_ENCO
         sat_engine.write_dimacs(out, comments, cnf)
 
 
+def read_cnf(instance: Instance, true: set[int], **_params: Any) -> Any:
+    """``reads["cnf"]``: the square of another program's answer to ``write_cnf``'s file (its
+    true variables; the variable map does not depend on the encoding), or None when a hole
+    gets no symbol or two."""
+    try:
+        return decode(instance, sat_engine.model_of(true, len(placements(instance)[0])))
+    except RuntimeError:
+        return None
+
+
 # --- solving ----------------------------------------------------------------------------------
 
 
@@ -155,19 +170,20 @@ def prepare() -> None:
 
 
 PARAMS = [
-    Param("encoding", DEFAULT_ENCODING, "'direct' (a hole exactly one symbol, a symbol at most "
-          "once per row and column) or 'full' (adds: a symbol at least once per row and "
-          "column: the 3-D encoding)", choices=ENCODINGS),
+    Param("encoding", DEFAULT_ENCODING, "'minimal' (a hole at least one symbol, a symbol at "
+          "most once per row and column), 'direct' (adds: a hole at most one symbol) or 'full' "
+          "(adds: a symbol at least once per row and column: the 3-D encoding)",
+          choices=ENCODINGS),
     Param("engine", DEFAULT_ENGINE, "pysat SAT solver; only the MiniSat family (glucose*, "
           "maple*, minisat22, ...) stops inside the budget", choices=ENGINES),
 ]
 
 
 @solver("sat", family="latin", paradigm="sat", backend=f"pysat-{pysat.__version__}",
-        params=PARAMS, prepare=prepare, exports={"cnf": write_cnf})
+        params=PARAMS, prepare=prepare, exports={"cnf": write_cnf}, reads={"cnf": read_cnf})
 def solve(instance: Instance, budget: Budget, seed: int, encoding: str = DEFAULT_ENCODING,
           engine: str = DEFAULT_ENGINE) -> Outcome:
-    """SAT on x[hole, symbol], givens simplified away: direct or full (3-D) encoding."""
+    """SAT on x[hole, symbol], givens simplified away: minimal, direct or full (3-D)."""
     start = time.perf_counter()
     cnf = encode(instance, encoding)
     sat = sat_engine.make_engine(engine, cnf, seed or 0)

@@ -91,10 +91,7 @@ def solve(instance: Instance, budget: Budget, seed: int) -> Outcome:
     start = time.perf_counter()
     square, proved = None, budget.remaining() > 0
     if proved:
-        problem = model.problem
-        # xcover answers the empty selection when there is no option at all, even with items
-        # left to cover (a full square whose givens clash): no option, no cover.
-        chosen = xcc.first_solution(problem) if problem.options or not problem.primary else None
+        chosen = xcc.first_solution(model.problem)
         if chosen is not None:
             square = completed(instance, model.cells[chosen], model.symbols[chosen])
     out = answer(square, proved)

@@ -42,7 +42,7 @@ from encoders.support import ilp_backends as backends
 from encoders.support.ilp_backends import HIGHS_VERSION, INF, PULP_IO, Program
 from encoders.support.margin import time_limit
 from encoders.support.sudoku_model import answer, units
-from instances.sudoku import Instance
+from instances.sudoku import Instance, Solution
 
 # --- the model --------------------------------------------------------------------------------
 
@@ -135,7 +135,19 @@ def write_lp(instance: Instance, path: Path | str, **_solver_only: Any) -> None:
     backends.write_model(build(instance), path, ".lp")
 
 
+def read_mps(instance: Instance, values: dict[Any, float], **_params: Any) -> Any:
+    """``reads["mps"]``: the grid of another program's answer to ``write_mps``'s file (its
+    column values by name or number), or None when a column is not the model's."""
+    model = build(instance)
+    try:
+        return Solution.from_array(instance.box, decode(model, backends.column_values(model,
+                                                                                      values)))
+    except (KeyError, IndexError):
+        return None
+
+
 EXPORTS: dict[str, Callable[..., None]] = {"mps": write_mps, "lp": write_lp}
+READS: dict[str, Callable[..., Any]] = {"mps": read_mps}
 
 
 def prepare_highs() -> None:
@@ -153,7 +165,7 @@ PARAMS = [
 
 
 @solver("ilp-highs", family="sudoku", paradigm="ilp", backend=f"highs-{HIGHS_VERSION}",
-        params=PARAMS, prepare=prepare_highs, exports=EXPORTS)
+        params=PARAMS, prepare=prepare_highs, exports=EXPORTS, reads=READS)
 def solve_highs(instance: Instance, budget: Budget, seed: int, unique: bool = True,
                 log: bool = False) -> Outcome:
     """0-1 ILP on HiGHS: x[cell, digit], one digit per cell, each digit once per unit."""

@@ -58,7 +58,7 @@ from encoders.support import sat_engine
 from encoders.support.margin import stop_time
 from encoders.support.sat_engine import ENGINES, Cnf
 from encoders.support.sudoku_model import answer, units, var
-from instances.sudoku import Instance
+from instances.sudoku import Instance, Solution
 
 ENCODINGS = ("minimal", "extended")
 DEFAULT_ENGINE, DEFAULT_ENCODING = "cadical195", "extended"
@@ -130,6 +130,16 @@ def write_cnf(instance: Instance, path: Path | str, encoding: str = DEFAULT_ENCO
                 f"variable cell*{size} + d = x[cell, d], cell row-major from 0, digit d 1..{size}"]
     with open(path, "w", encoding="ascii") as out:
         sat_engine.write_dimacs(out, comments, cnf, clues)
+
+
+def read_cnf(instance: Instance, true: set[int], **_params: Any) -> Any:
+    """``reads["cnf"]``: the grid of another program's answer to ``write_cnf``'s file (its true
+    variables), or None when a cell gets no digit or two."""
+    try:
+        grid = decode(instance, sat_engine.model_of(true, instance.ncells * instance.size))
+    except RuntimeError:
+        return None
+    return Solution.from_array(instance.box, grid)
 
 
 # --- the shared solvers -----------------------------------------------------------------------
@@ -217,7 +227,7 @@ def _search(instance: Instance, sat: Any, engine: str, budget: Budget, assumptio
 
 
 @solver("sat", family="sudoku", paradigm="sat", backend=f"pysat-{pysat.__version__}",
-        params=PARAMS, prepare=prepare, exports={"cnf": write_cnf})
+        params=PARAMS, prepare=prepare, exports={"cnf": write_cnf}, reads={"cnf": read_cnf})
 def solve(instance: Instance, budget: Budget, seed: int, encoding: str = DEFAULT_ENCODING,
           reuse: bool = True, engine: str = DEFAULT_ENGINE, unique: bool = True) -> Outcome:
     """SAT on x[cell, digit]: minimal or extended encoding, clues as assumptions or units."""

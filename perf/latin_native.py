@@ -2,8 +2,9 @@
 within a budget next to the general solvers.
 
 1. Node rate. QWH squares from the family's generator (``latin/qwh``, random holes) of each
-   order (default 20 and 30) at ``--fraction`` holes (0.42: near the hardness peak of QWH at
-   order 30, after Achlioptas, Gomes, Kautz and Selman, AAAI 2000), seeds ``1..--seeds``. The
+   order (default 20 and 30) at ``--fraction`` holes (0.36: where the ``latin-phase`` suite
+   puts the general solvers' peak at order 30; ``python perf/latin_phase.py --table`` prints
+   it), seeds ``1..--seeds``. The
    kernel is compiled and warmed first; each setting then searches each square in one chunk,
    to the end or ``--nodes`` nodes (restarts and their re-openings inside the time, the root
    propagation outside). Settings: the solver's default (hidden singles, Luby restarts), the
@@ -16,10 +17,11 @@ within a budget next to the general solvers.
 2. The peak rung. Order ``--order`` at ``--fraction`` holes, seeds ``1..--count``, each solver
    through ``bench.solve`` (a worker process, the budget's watchdog, the family's checker) with
    ``--budget`` seconds: ``native`` (default and ``restarts=off``) and every other registered
-   Latin solver of ``--rivals`` (default ``cpsat`` and ``sat``). Prints each one's solved
-   count, median and largest wall time of the solved runs.
+   Latin solver of ``--rivals`` (default every general one: ``cpsat``, ``sat``, ``xcc``,
+   ``ilp-highs``, ``ilp-cbc``). Prints each one's solved count, median and largest wall time
+   of the solved runs.
 
-    python perf/latin_native.py [--orders 20 30] [--fraction 0.42] [--seeds 10]
+    python perf/latin_native.py [--orders 20 30] [--fraction 0.36] [--seeds 10]
         [--nodes 2000000] [--order 30] [--count 10] [--budget 10] [--rivals cpsat sat]
         [--skip-rate] [--skip-rung]
 """
@@ -126,13 +128,14 @@ def peak_rung(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--orders", type=int, nargs="+", default=[20, 30])
-    parser.add_argument("--fraction", type=float, default=0.42)
+    parser.add_argument("--fraction", type=float, default=0.36)
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--nodes", type=int, default=2_000_000)
     parser.add_argument("--order", type=int, default=30)
     parser.add_argument("--count", type=int, default=10)
     parser.add_argument("--budget", type=float, default=10.0)
-    parser.add_argument("--rivals", nargs="*", default=["cpsat", "sat"])
+    parser.add_argument("--rivals", nargs="*",
+                        default=["cpsat", "sat", "xcc", "ilp-highs", "ilp-cbc"])
     parser.add_argument("--skip-rate", action="store_true")
     parser.add_argument("--skip-rung", action="store_true")
     args = parser.parse_args()

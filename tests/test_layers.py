@@ -1,7 +1,8 @@
 """The layers, as the imports say them: every import in the project goes downward.
 
 From the bottom: the families (``instances``), the contracts plug-ins import (``bench.api``,
-``bench.cliargs``), the solvers (``searches``, ``encoders``), the table (``bench.table``), the
+``bench.cliargs``), the solvers (``searches``, ``encoders``, and ``bench.tools``, which makes
+solvers of other people's programs), the table (``bench.table``), the
 reference data (``bench.data``), defining sweeps (``bench.plan``), running them
 (``bench.execute``), the views (``bench.views``), and on top the command line, the conformance
 suite and the ``bench`` package's own functions. Imports inside functions count too: a lazy
@@ -21,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LAYERS = (
     ("instances",),
     ("bench.api", "bench.cliargs", "bench.names"),
-    ("searches", "encoders"),
+    ("searches", "encoders", "bench.tools"),
     ("bench.table",),
     ("bench.data",),
     ("bench.plan",),

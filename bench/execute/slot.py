@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import select
+import shutil
 import signal
 import socket
 import subprocess
@@ -78,12 +79,21 @@ class Slot:
     def log_path(self) -> Path:
         return self.log_dir / f"worker{self.index}.log"
 
+    @property
+    def scratch(self) -> Path:
+        """The worker's temporary folder (its ``TMPDIR``): whatever a solver writes there and
+        does not remove (PuLP's model files, when CBC is killed mid-run) goes with the worker."""
+        return self.log_dir / f"scratch{self.index}"
+
     def spawn(self, cores: int) -> None:
         down_r, down_w = os.pipe()
         up_r, up_w = os.pipe()
         threads = str(max(1, len(self.cpus) or cores))
+        self.scratch.mkdir(parents=True, exist_ok=True)
+        scratch = str(self.scratch)
         env = {**os.environ, "NUMBA_NUM_THREADS": threads, "OMP_NUM_THREADS": threads,
-               "OPENBLAS_NUM_THREADS": threads, "MKL_NUM_THREADS": threads}
+               "OPENBLAS_NUM_THREADS": threads, "MKL_NUM_THREADS": threads,
+               "TMPDIR": scratch, "TMP": scratch, "TEMP": scratch}
         # the guard (bench/execute/guard.py) is the worker's parent: it outlives the worker to end
         # whatever the run left, and ends everything if this process dies
         cmd = [sys.executable, "-m", "bench.execute.guard", "--pass-fds", f"{down_r},{up_w}", "--",
@@ -261,13 +271,15 @@ class Slot:
     # -- the process -----------------------------------------------------------------------------
 
     def kill(self) -> None:
-        """End the worker and everything it owns, orphans it left included."""
+        """End the worker and everything it owns, orphans it left included, and empty its
+        temporary folder."""
         if self.proc is not None:
             kill_tree(self.proc.pid, also=self.seen)
             try:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 pass
+        shutil.rmtree(self.scratch, ignore_errors=True)
         self.close()
 
     def close(self) -> None:

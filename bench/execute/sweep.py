@@ -12,6 +12,7 @@ import math
 import os
 import shutil
 import sys
+import tempfile
 import threading
 import time
 from collections import Counter
@@ -437,8 +438,9 @@ def solve_one(ref: InstanceRef, solver: str, *, timeout: float = 60.0, mem: int 
     key = run_key(config, ref.instance_id, 0, seed, timeout, mem, cores)
     task = Task(key, ref, config, 0, seed, float(timeout), int(mem), int(cores))
     rows: list[dict[str, Any]] = []
-    runner = Runner(jobs=1, cores=cores, plugins=plugins)
-    runner.run(LadderScheduler([task], {}), "solve", rows.append)
+    with tempfile.TemporaryDirectory(prefix="cliffbench-solve-") as log_dir:
+        runner = Runner(jobs=1, cores=cores, plugins=plugins, log_dir=log_dir)
+        runner.run(LadderScheduler([task], {}), "solve", rows.append)
     return rows[0]
 
 

@@ -315,7 +315,8 @@ class Worker:
                 "counters": {k: float(v) for k, v in outcome.counters.items()},
                 "t_encode": outcome.t_encode, "t_solve": outcome.t_solve,
                 "model_vars": outcome.model_vars, "model_constraints": outcome.model_constraints,
-                "score_trace": [list(map(float, p)) for p in outcome.score_trace]}
+                "score_trace": [list(map(float, p)) for p in outcome.score_trace],
+                **({"message": outcome.note} if outcome.note else {})}
 
 
 def main(argv: list[str] | None = None) -> None:

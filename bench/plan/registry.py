@@ -3,7 +3,8 @@
 Built-in solvers are listed in the project's own ``pyproject.toml`` under that group, so they
 are found exactly as a third-party package's are. A plugin file is imported as a module; its
 ``@solver`` declarations register as it runs (plugins run code by design: load only files you
-trust).
+trust). A ``.toml`` plugin file is a tools file: its tool adapters register as solvers
+(bench/tools/; they run programs, so the same trust applies).
 
 Importing every solver module costs numba, OR-Tools, HiGHS, ... in each process, so a command
 that needs one solver imports one module. The **solver index** says which entry point declares
@@ -60,12 +61,24 @@ def load_entry_points() -> None:
 
 
 def load_plugin(path: str | Path) -> None:
-    """Import a plugin file once (by resolved path); its solvers register as it runs."""
+    """Import a plugin file once (by resolved path); its solvers register as it runs. A
+    ``.toml`` file is a tools file instead: its tool adapters register (bench/tools/)."""
     path = Path(path).resolve()
     if str(path) in _loaded_plugins:
         return
     if not path.is_file():
         raise RegistryError(f"plugin file {path} does not exist")
+    if path.suffix == ".toml":
+        from bench.tools.adapter import ToolError, load_tools
+        from bench.tools.solvers import register_tool
+
+        try:
+            for tool in load_tools(path):
+                register_tool(tool, f"tools file {path}")
+        except (ToolError, ValueError) as exc:
+            raise RegistryError(str(exc)) from None
+        _loaded_plugins.add(str(path))
+        return
     module_name = _importable_name(path)
     if module_name is not None:  # a module of an importable package: import it by its name,
         try:                     # so that its solvers (and numba's cache) see one module
@@ -127,8 +140,11 @@ def load_solvers(plugins: list[str] | tuple[str, ...] = ()) -> dict[str, SolverS
 # -- the solver index --------------------------------------------------------------------------
 
 def fingerprint() -> str:
-    """A hash of the solver entry points and of every source file their packages hold."""
-    return index_cache.fingerprint(f"v{INDEX_VERSION}", _entry_points())
+    """A hash of the solver entry points, of every source file their packages hold, and of
+    the shipped tool adapters' file and programs (installing one changes its backend)."""
+    from bench.tools.adapter import programs_stamp
+
+    return index_cache.fingerprint(f"v{INDEX_VERSION}\n{programs_stamp()}", _entry_points())
 
 
 def _build_index() -> dict[str, Any]:

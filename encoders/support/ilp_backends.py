@@ -180,6 +180,17 @@ def warm_highs(model: Program, **options: float) -> None:
     h.run()
 
 
+def column_values(model: Program, values: dict[Any, float]) -> np.ndarray:
+    """The column vector of another program's answer: ``values`` maps column names (CBC's
+    solution file) or 0-based column numbers (GLPK's) to values; a column left out is 0.
+    Raises KeyError on a name the model does not have."""
+    out = np.zeros(len(model.col_names))
+    index = {name: i for i, name in enumerate(model.col_names)}
+    for key, value in values.items():
+        out[index[key] if isinstance(key, str) else int(key)] = value
+    return out
+
+
 def write_model(model: Program, path: Path | str, suffix: str) -> None:
     """Write the model through HiGHS, which picks the format by the file name's suffix: it
     writes to a temporary ``.mps``/``.lp`` name and the file is moved to ``path``."""
@@ -241,8 +252,10 @@ def run_cbc(prob: Any, limit: float, cores: int, seed: int, log: bool,
     try:
         log_path = os.path.join(folder, "cbc.log")
         start = time.perf_counter()
+        command = cbc_command(limit, cores, seed, log_path, **options)
+        command.tmpDir = folder  # PuLP's model and answer files go with the folder
         with quiet_pulp():
-            prob.solve(cbc_command(limit, cores, seed, log_path, **options))
+            prob.solve(command)
         took = time.perf_counter() - start
         text = Path(log_path).read_text(errors="replace") if os.path.exists(log_path) else ""
     finally:

@@ -90,6 +90,12 @@ def write_dimacs(out: TextIO, comments: Iterable[str], cnf: Cnf,
     out.writelines(f"{lit} 0\n" for lit in units)
 
 
+def model_of(true: set[int] | frozenset[int], nvars: int) -> list[int]:
+    """A model in pysat's form (``v`` or ``-v`` for each variable 1..``nvars``) of the set of
+    true variables another program reported; a variable it left out is false."""
+    return [v if v in true else -v for v in range(1, nvars + 1)]
+
+
 def make_engine(engine: str, cnf: Cnf, seed: int) -> Any:
     """A pysat solver holding the clauses; CaDiCaL gets the run's seed. Only the engines of
     ``ENGINES`` are taken: for them the module knows how the budget holds."""

@@ -246,6 +246,8 @@ def solutions(problem: Problem) -> Iterator[list[int]]:
     if n_items == n_secondary:  # no primary item: the empty selection is the one solution
         yield []
         return
+    if not problem.options:  # primary items and nothing to cover them (xcover would answer
+        return               # the empty selection): no solution
     for found in algorithm_c(options, ptr, colours, np.uint32(n_items), np.uint32(n_secondary)):
         yield [int(k) for k in found]
 

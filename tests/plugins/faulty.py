@@ -4,7 +4,9 @@ Each does one thing wrong, so each failure class of the runner can be provoked o
 """
 
 import os
+import tempfile
 import time
+from pathlib import Path
 
 from bench.api import Outcome, Param, solver
 from instances.edgematch.model import Solution
@@ -15,6 +17,18 @@ from instances.edgematch.model import Solution
 def sleep_past_budget(instance, budget, seed, seconds):
     """Sleeps, ignoring its budget: the watchdog must kill it (timeout)."""
     time.sleep(seconds)
+    return Outcome("unknown")
+
+
+@solver("test-litter", family="edgematch", paradigm="native", backend="python",
+        params=[Param("report", "")])
+def litter_and_sleep(instance, budget, seed, report):
+    """Leaves a file in its temporary folder, writes that file's path to ``report``, then
+    sleeps past its budget: the harness must remove the file with the killed worker."""
+    fd, litter = tempfile.mkstemp(suffix="-litter.mps")
+    os.close(fd)
+    Path(report).write_text(litter)
+    time.sleep(60)
     return Outcome("unknown")
 
 

@@ -117,6 +117,12 @@ def test_count_stops_at_the_deadline_with_a_lower_bound():
     assert not count.complete and count.solutions == 1 and count.first is not None
 
 
+def test_items_no_option_covers_have_no_solution_and_no_items_have_the_empty_one():
+    assert xcc.count_solutions(xcc.Problem(("A", "B"), (), (), ())).solutions == 0
+    assert xcc.count_solutions(xcc.parse_dlx("A B\nA\n")).solutions == 0
+    assert xcc.first_solution(xcc.Problem((), ("x",), (), ())) == []
+
+
 # --- the edge-matching model ------------------------------------------------------------------
 
 

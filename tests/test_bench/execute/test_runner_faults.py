@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from pathlib import Path
 
 import bench
 from bench.execute.limits import session_pids
@@ -65,6 +66,15 @@ def test_no_worker_is_left_behind(faulty):
     for pid in leftovers:
         with open(f"/proc/{pid}/cmdline", "rb") as fh:
             assert b"bench.execute.worker" not in fh.read()
+
+
+def test_what_a_killed_solver_left_in_its_temporary_folder_goes_with_it(faulty, tmp_path):
+    report = tmp_path / "litter.txt"
+    row = run("test-litter", faulty, timeout=1.0, report=str(report))
+    assert row["status"] == "timeout"
+    litter = Path(report.read_text())
+    assert litter.parent.name.startswith("scratch"), litter  # the worker's own TMPDIR
+    assert not litter.exists() and not litter.parent.exists()
 
 
 def test_a_good_solver_is_solved_and_verified():

@@ -29,7 +29,7 @@ from bench.execute.chaos import survivors
 from bench.execute.runner import LadderScheduler, Runner
 from bench.execute.sweep import prepare_sweep
 
-CHAOS = Path(__file__).resolve().parents[1] / "bench" / "run" / "chaos.py"
+CHAOS = Path(__file__).resolve().parents[1] / "bench" / "execute" / "chaos.py"
 
 SUITE = """
 name = "limits"

@@ -14,6 +14,10 @@ per solver config:
   the holes even where no rung is hard: read the work peak beside the time peak;
 - the cliff: the first rung solved on fewer than half of its runs (the report's cliff,
   ``bench.views.stats.cliffs``), ``never`` when it never falls;
+- the peak above the trend: the rung where the median time stands highest above the straight
+  line (log scale) from the first rung's median to the last one's, as a multiple of that line.
+  The time of a solver whose model grows with the holes rises towards the top rung whatever
+  the hardness; its hardness bump stands out against the line;
 
 each as the hole fraction and as holes / n^1.55 (n the order), the scaling of the number of
 holes with the order under which Achlioptas, Gomes, Kautz and Selman (AAAI 2000, "Generating
@@ -44,6 +48,7 @@ import math
 import tempfile
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 import bench
@@ -103,9 +108,31 @@ def peak(rows: pd.DataFrame, column: str, unit: str) -> str:
     return f"{describe(fraction, int(rows['p_order'].iloc[0]))}: {medians[best]:.3g} {unit}"
 
 
+def bump(rows: pd.DataFrame, column: str) -> str:
+    """Where the median of ``column`` stands highest above the ladder's end-to-end trend: the
+    straight line in log scale from the first rung's median to the last one's. A solver whose
+    cost also grows with the model (more holes, more variables) peaks at the top rung in plain
+    medians; against the trend its hardness bump shows. The rung, and its median as a multiple
+    of the trend there; ``none`` when no rung is above the trend."""
+    medians = rows.groupby("rung_index")[column].median().dropna()
+    medians = medians[medians > 0]
+    if len(medians) < 3:
+        return "n/a"
+    logs = np.log(medians.to_numpy(float))
+    where = medians.index.to_numpy(float)
+    trend = logs[0] + (logs[-1] - logs[0]) * (where - where[0]) / (where[-1] - where[0])
+    excess = logs - trend
+    best = int(np.argmax(excess))
+    if excess[best] <= 0:
+        return "none"
+    fraction = float(rows.loc[rows["rung_index"] == medians.index[best], "p_fraction"].iloc[0])
+    return f"{describe(fraction, int(rows['p_order'].iloc[0]))}: x{math.exp(excess[best]):.3g}"
+
+
 def peaks(df: pd.DataFrame) -> pd.DataFrame:
     """Per config: runs made and solved, the peak of its median work (``work_nodes``, where it
-    counts nodes) and of its median time (a failure at the budget)."""
+    counts nodes) and of its median time (a failure at the budget), and the time's bump above
+    the ladder's trend (``bump``)."""
     data = normalize(df)
     data = data[data["status"] != "skipped"]
     nodes = pd.to_numeric(data["work_nodes"], errors="coerce")
@@ -116,7 +143,8 @@ def peaks(df: pd.DataFrame) -> pd.DataFrame:
         counted = bool((rows["_nodes"] > 0).any())
         out.append({"config": config, "solved": f"{int(rows['_ok'].sum())}/{len(rows)}",
                     "work": peak(rows, "_nodes", "nodes") if counted else "no count",
-                    "time": peak(rows, "_seconds", "s")})
+                    "time": peak(rows, "_seconds", "s"),
+                    "bump": bump(rows, "_seconds")})
     return pd.DataFrame(out)
 
 
@@ -158,7 +186,7 @@ def report(df: pd.DataFrame) -> list[str]:
     name: a ladder holds one order and one hole pattern)."""
     lines: list[str] = []
     heads = {"config": "config", "solved": "solved", "work": "peak of median work",
-             "time": "peak of median time", "cliff": "cliff"}
+             "time": "peak of median time", "bump": "peak above the trend", "cliff": "cliff"}
     orders = pd.to_numeric(df["p_order"], errors="coerce")
     ladders = df.assign(_order=orders).groupby("ladder")["_order"].first().dropna()
     for ladder, n in sorted(ladders.items(), key=lambda item: (item[1], item[0])):

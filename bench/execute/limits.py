@@ -116,11 +116,14 @@ def _signal(pid: int, sig: int) -> None:
 
 
 def kill_tree(root: int, also: set[tuple[int, int]] = frozenset(), spare: int | None = None,
-              rounds: int = 20) -> int:
+              rounds: int = 20, freeze_root: bool = True) -> int:
     """Freeze then SIGKILL every process ``root`` owns (see ``run_processes``), plus ``also``:
     (pid, start time) pairs seen in the tree earlier (orphans of a root that already died, which
     init adopted). ``spare`` is a pid left alive (a worker cleaning up after its own run).
-    Returns how many processes were killed."""
+    ``freeze_root=False`` kills the root without stopping it first: a guard root
+    (bench/execute/guard.py) must stay able to act, for if the caller dies between the freeze and
+    the kill, the guard is the one left to end the frozen tree (a stopped guard would hold it
+    stopped forever). Returns how many processes were frozen and killed."""
     frozen: set[int] = set()
     for _ in range(rounds):
         table = process_table()
@@ -128,6 +131,8 @@ def kill_tree(root: int, also: set[tuple[int, int]] = frozenset(), spare: int | 
         members |= {pid for pid, started in also if pid in table
                     and table[pid].started == started}
         members.discard(spare)
+        if not freeze_root:
+            members.discard(root)
         fresh = members - frozen
         if not fresh:
             break
@@ -139,6 +144,8 @@ def kill_tree(root: int, also: set[tuple[int, int]] = frozenset(), spare: int | 
             os.killpg(root, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+        if not freeze_root:
+            _signal(root, signal.SIGKILL)
     for pid in frozen:
         _signal(pid, signal.SIGKILL)
     return len(frozen)

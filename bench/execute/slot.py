@@ -274,7 +274,7 @@ class Slot:
         """End the worker and everything it owns, orphans it left included, and empty its
         temporary folder."""
         if self.proc is not None:
-            kill_tree(self.proc.pid, also=self.seen)
+            kill_tree(self.proc.pid, also=self.seen, freeze_root=False)  # the guard acts
             try:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:

@@ -105,3 +105,47 @@ def test_a_worker_imports_only_the_module_of_the_solver_it_runs(tmp_path):
     row = bench.solve(SMALL, "test-modules", plugins=(str(plugin),), timeout=30)
     assert row["status"] == "unknown", row["message"]
     assert json.loads(row["counters"]) == {"cpsat_imported": 0.0, "numba_imported": 0.0}
+
+
+def test_a_guard_root_is_killed_without_being_stopped(monkeypatch):
+    """The runner never stops a worker's guard: had the runner died between its freeze and its
+    kill, a stopped guard would have held the frozen tree stopped forever (seen once in the
+    chaos test that SIGKILLs ``cliffbench run`` at random moments)."""
+    import signal
+    import subprocess
+    import sys
+
+    from bench.execute import limits
+
+    root = subprocess.Popen([sys.executable, "-c", "import subprocess, time; "
+                             "subprocess.Popen(['sleep', '60']); time.sleep(60)"],
+                            start_new_session=True)
+    for _ in range(200):  # until its child is there
+        if len(limits.run_processes(root.pid, limits.process_table())) >= 2:
+            break
+        time.sleep(0.02)
+    members = limits.run_processes(root.pid, limits.process_table())
+    assert len(members) >= 2
+    sent: list[tuple[int, int]] = []
+    real = limits._signal
+    monkeypatch.setattr(limits, "_signal", lambda pid, sig: (sent.append((pid, sig)),
+                                                             real(pid, sig)))
+    limits.kill_tree(root.pid, freeze_root=False)
+    root.wait(timeout=10)
+    assert (root.pid, signal.SIGSTOP) not in sent
+    assert any(sig == signal.SIGSTOP for pid, sig in sent if pid != root.pid)
+    for _ in range(100):
+        alive = [pid for pid in members if _running(pid)]
+        if not alive:
+            break
+        time.sleep(0.05)
+    assert not alive
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is a process that has not ended (a zombie has)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[-1].split()[0] != "Z"
+    except OSError:
+        return False

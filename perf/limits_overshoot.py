@@ -81,7 +81,13 @@ def main() -> None:
     parser.add_argument("--mem", type=int, default=1000)
     parser.add_argument("--mem-runs", type=int, default=20)
     args = parser.parse_args()
-    folder = Path(tempfile.mkdtemp(prefix="cliffbench-limits-"))
+    with tempfile.TemporaryDirectory(prefix="cliffbench-limits-") as tmp:
+        measure(args, Path(tmp))
+    print(f"processes left behind: {len(survivors())}")
+
+
+def measure(args: argparse.Namespace, folder: Path) -> None:
+    """Both measurements, their sweeps in ``folder``."""
     half = max(1, args.runs // 2)
     rows = sweep(folder, [("chaos-hang", "sleep", {"spin": False}),
                           ("chaos-hang", "spin", {"spin": True})], half, args.budget, 2000,
@@ -110,7 +116,6 @@ def main() -> None:
               f"resident at the kill / budget: min {min(peaks) / args.mem:.2f}, "
               f"median {statistics.median(peaks) / args.mem:.2f}, max {max(peaks) / args.mem:.2f}"
               f"; ended after {statistics.median(r['t_wall'] or 0 for r in mine):.2f} s median")
-    print(f"processes left behind: {len(survivors())}")
 
 
 if __name__ == "__main__":

@@ -200,6 +200,28 @@ def push(queue, qn, pend, cell, v):
     return True, qn + 1
 
 
+@njit(cache=True, nogil=True, inline="always")
+def forced_symbol(queue, qn, pend, propagation, dom, cell):
+    """A cell's candidates ``dom``: none is a dead end, one is queued (naked singles and up);
+    returns (no dead end, the queue's new length)."""
+    if dom == ZERO:
+        return False, qn
+    if propagation >= NAKED and (dom & (dom - ONE)) == ZERO:
+        return push(queue, qn, pend, cell, lowest_bit_index(dom))
+    return True, qn
+
+
+@njit(cache=True, nogil=True, inline="always")
+def forced_place(queue, qn, pend, places, base, stride, w):
+    """The places left to symbol ``w`` in a line (bit ``k`` is cell ``base + k * stride``):
+    none is a dead end, one is queued; returns (no dead end, the queue's new length)."""
+    if places == ZERO:
+        return False, qn
+    if (places & (places - ONE)) == ZERO:
+        return push(queue, qn, pend, base + lowest_bit_index(places) * stride, w)
+    return True, qn
+
+
 @njit(cache=True, nogil=True)
 def check_placed(n, full, propagation, bits, r, c, v, queue, qn, pend):
     """What placing ``v`` at ``(r, c)`` implies (see the module docstring); returns (no dead
@@ -210,77 +232,54 @@ def check_placed(n, full, propagation, bits, r, c, v, queue, qn, pend):
     while m != ZERO:
         cc = lowest_bit_index(m)
         m &= m - ONE
-        dom = full & ~(ru | bits[COL_USED, cc])
-        if dom == ZERO:
+        ok, qn = forced_symbol(queue, qn, pend, propagation, full & ~(ru | bits[COL_USED, cc]),
+                               r * n + cc)
+        if not ok:
             return False, qn
-        if propagation >= NAKED and (dom & (dom - ONE)) == ZERO:
-            ok, qn = push(queue, qn, pend, r * n + cc, lowest_bit_index(dom))
-            if not ok:
-                return False, qn
     cu = bits[COL_USED, c]
     m = bits[COL_EMPTY, c]
     while m != ZERO:
         rr = lowest_bit_index(m)
         m &= m - ONE
-        dom = full & ~(cu | bits[ROW_USED, rr])
-        if dom == ZERO:
+        ok, qn = forced_symbol(queue, qn, pend, propagation, full & ~(cu | bits[ROW_USED, rr]),
+                               rr * n + c)
+        if not ok:
             return False, qn
-        if propagation >= NAKED and (dom & (dom - ONE)) == ZERO:
-            ok, qn = push(queue, qn, pend, rr * n + c, lowest_bit_index(dom))
-            if not ok:
-                return False, qn
     if propagation < HIDDEN:
         return True, qn
     # row r lost a place for each symbol it misses, and so did column c
-    re = bits[ROW_EMPTY, r]
     miss = full & ~ru
     while miss != ZERO:
         w = lowest_bit_index(miss)
         miss &= miss - ONE
-        places = re & ~bits[SYM_COLS, w]
-        if places == ZERO:
+        ok, qn = forced_place(queue, qn, pend, bits[ROW_EMPTY, r] & ~bits[SYM_COLS, w],
+                              r * n, 1, w)
+        if not ok:
             return False, qn
-        if (places & (places - ONE)) == ZERO:
-            ok, qn = push(queue, qn, pend, r * n + lowest_bit_index(places), w)
-            if not ok:
-                return False, qn
-    ce = bits[COL_EMPTY, c]
     miss = full & ~cu
     while miss != ZERO:
         w = lowest_bit_index(miss)
         miss &= miss - ONE
-        places = ce & ~bits[SYM_ROWS, w]
-        if places == ZERO:
+        ok, qn = forced_place(queue, qn, pend, bits[COL_EMPTY, c] & ~bits[SYM_ROWS, w],
+                              c, n, w)
+        if not ok:
             return False, qn
-        if (places & (places - ONE)) == ZERO:
-            ok, qn = push(queue, qn, pend, lowest_bit_index(places) * n + c, w)
-            if not ok:
-                return False, qn
     # symbol v lost column c in every row missing it, and row r in every column missing it
-    sc = bits[SYM_COLS, v]
-    rows = full & ~bits[SYM_ROWS, v]
+    sc, sr = bits[SYM_COLS, v], bits[SYM_ROWS, v]
+    rows = full & ~sr
     while rows != ZERO:
         rr = lowest_bit_index(rows)
         rows &= rows - ONE
-        places = bits[ROW_EMPTY, rr] & ~sc
-        if places == ZERO:
+        ok, qn = forced_place(queue, qn, pend, bits[ROW_EMPTY, rr] & ~sc, rr * n, 1, v)
+        if not ok:
             return False, qn
-        if (places & (places - ONE)) == ZERO:
-            ok, qn = push(queue, qn, pend, rr * n + lowest_bit_index(places), v)
-            if not ok:
-                return False, qn
-    sr = bits[SYM_ROWS, v]
     cols = full & ~sc
     while cols != ZERO:
         cc = lowest_bit_index(cols)
         cols &= cols - ONE
-        places = bits[COL_EMPTY, cc] & ~sr
-        if places == ZERO:
+        ok, qn = forced_place(queue, qn, pend, bits[COL_EMPTY, cc] & ~sr, cc, n, v)
+        if not ok:
             return False, qn
-        if (places & (places - ONE)) == ZERO:
-            ok, qn = push(queue, qn, pend, lowest_bit_index(places) * n + cc, v)
-            if not ok:
-                return False, qn
     return True, qn
 
 

@@ -18,6 +18,23 @@ chaos-raise            raises                                                   
 chaos-chatty           prints megabytes to stdout and stderr, then gives up            unknown
 =====================  ==============================================================  ========
 
+And misbehaving *programs*, other people's solvers as the harness meets them: the tools of
+``chaos_programs.toml`` (the suite loads it as a second plugin) run ``chaos_program.sh``, a
+shell program, on the CNF of ``edgematch/sat``, each in one mode:
+
+==============================  ===================================================  ========
+tool                            what the program does                                status
+==============================  ===================================================  ========
+chaos-program-orphan            starts a process in a session of its own that         unknown
+                                outlives it, then answers ``s UNKNOWN``
+chaos-program-stubborn          ignores SIGTERM and sleeps past its budget            timeout
+chaos-program-flood             writes stdout without end (cut at the output cap)     error
+chaos-program-memory            holds ever more memory                                memout
+chaos-program-wrong             ``s SATISFIABLE`` with a model that is not one         wrong
+chaos-program-no-model          ``s SATISFIABLE`` with no ``v`` line                  wrong
+chaos-program-exit10            exit code 10, no status line, a model that is not one  wrong
+==============================  ===================================================  ========
+
 ``python -m bench.execute.chaos verify results/chaos`` reads a sweep and says whether the harness
 kept them: every planned run has exactly one row (rows lost = 0), every chaos run has its expected
 status, every good run is solved and verified, and no process of the chaos solvers is alive.
@@ -40,8 +57,13 @@ from instances.edgematch.model import Solution
 #: How the harness must classify each chaos solver's runs.
 EXPECTED = {"chaos-abort": "crash", "chaos-segfault": "crash", "chaos-hang": "timeout",
             "chaos-orphan": "unknown", "chaos-memory": "memout", "chaos-wrong": "wrong",
-            "chaos-raise": "error", "chaos-chatty": "unknown"}
-#: In the command line of every process chaos-orphan starts: how a test finds survivors.
+            "chaos-raise": "error", "chaos-chatty": "unknown",
+            "chaos-program-orphan": "unknown", "chaos-program-stubborn": "timeout",
+            "chaos-program-flood": "error", "chaos-program-memory": "memout",
+            "chaos-program-wrong": "wrong", "chaos-program-no-model": "wrong",
+            "chaos-program-exit10": "wrong"}
+#: In the command line of every process chaos-orphan (and chaos_program.sh's orphan mode)
+#: starts: how a test finds survivors.
 ORPHAN_MARK = "cliffbench-chaos-orphan"
 
 FAMILY = {"family": "edgematch", "paradigm": "native", "backend": "chaos"}

@@ -53,6 +53,7 @@ def outcome_columns(task: Task, result: dict[str, Any]) -> dict[str, Any]:
         "t_encode": result.get("t_encode"),
         "t_solve": result.get("t_solve"),
         "peak_rss_mb": result.get("peak_rss_mb"),
+        "peak_cgroup_mb": result.get("peak_cgroup_mb"),
         "work_nodes": counters.get("nodes", counters.get("branches")),
         "work_conflicts": counters.get("conflicts"),
         "work_restarts": counters.get("restarts"),

@@ -14,6 +14,9 @@ always able to act:
   everything below it, then exits.
 
 It waits in ``sigtimedwait`` on SIGCHLD and SIGTERM: no polling, no CPU while runs go on.
+With ``--cgroup FILE,...`` (the ``cgroup.procs`` files of the worker's control group,
+bench/execute/cgroups.py) it joins that group before it starts the worker, so the worker and all
+it starts are born in it.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import signal
 import subprocess
 import sys
 
+from bench.execute.cgroups import join
 from bench.execute.limits import become_subreaper, die_with_parent, kill_tree
 
 
@@ -38,8 +42,9 @@ def end_like(status: int) -> None:
     os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
 
 
-def guard(cmd: list[str], pass_fds: tuple[int, ...]) -> None:
+def guard(cmd: list[str], pass_fds: tuple[int, ...], cgroup: list[str]) -> None:
     parent = os.getppid()
+    join(cgroup)  # before anything starts: the worker is born in the run's control group
     become_subreaper()
     signal.signal(signal.SIGTERM, lambda *_: None)  # a handler, so an early SIGTERM is kept
     die_with_parent(signal.SIGTERM)
@@ -71,14 +76,18 @@ def guard(cmd: list[str], pass_fds: tuple[int, ...]) -> None:
 def main() -> None:
     argv = sys.argv[1:]
     fds: tuple[int, ...] = ()
-    if argv[:1] == ["--pass-fds"]:
-        fds = tuple(int(f) for f in argv[1].split(",") if f)
+    cgroup: list[str] = []
+    while argv[:1] in (["--pass-fds"], ["--cgroup"]):
+        if argv[0] == "--pass-fds":
+            fds = tuple(int(f) for f in argv[1].split(",") if f)
+        else:
+            cgroup = [f for f in argv[1].split(",") if f]
         argv = argv[2:]
     if argv[:1] == ["--"]:
         argv = argv[1:]
     if not argv:
-        sys.exit("usage: python -m bench.execute.guard [--pass-fds A,B] -- CMD ...")
-    guard(argv, fds)
+        sys.exit("usage: python -m bench.execute.guard [--pass-fds A,B] [--cgroup F,G] -- CMD ...")
+    guard(argv, fds, cgroup)
 
 
 if __name__ == "__main__":

@@ -170,7 +170,7 @@ def base_row(task: Task, sweep: str) -> dict[str, Any]:
         "solver": spec.name, "paradigm": spec.paradigm, "backend": spec.backend,
         "repeat": task.repeat, "seed": task.seed,
         "budget_s": task.budget_s, "budget_mb": task.mem_mb, "cores": task.cores,
-        "limits": None, "host": socket.gethostname(),
+        "limits": None, "limits_by": None, "host": socket.gethostname(),
     }
     for key, value in {**generated.params, **ref.extra_params}.items():
         row[f"p_{key}"] = value
@@ -188,7 +188,7 @@ def result_row(task: Task, result: dict[str, Any], sweep: str) -> dict[str, Any]
     """The row of a run that ended (bench/execute/slot.py's result, from any executor): checked and
     classified here, in the parent."""
     row = {**base_row(task, sweep), **outcome_columns(task, result)}
-    for key in ("started_at", "limits", "host"):
+    for key in ("started_at", "limits", "limits_by", "host"):
         if result.get(key) is not None:
             row[key] = result[key]
     return row

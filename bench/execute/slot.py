@@ -7,11 +7,15 @@ process that watches it.
 
 The watchdog is the harness's, not the solver's (BenchExec's rule): past budget + grace the
 run's whole process tree is killed (``timeout``); past the memory budget, summed over the tree,
-likewise (``memout``); a worker that dies mid-run is a ``crash``. ``poll`` and ``watch_memory``
-return the run's *result*: the worker's own message, or one written here for a run that was
-killed or died. The parent turns results into rows (bench/execute/runner.py); nothing here checks an
-answer. Before a run starts, ``note`` holds what the worker said it is doing (``compiling
-<solver> (first run on this machine)``), for the progress line.
+likewise (``memout``); a worker that dies mid-run is a ``crash``. Where the machine allows it
+the worker lives in a control group of its own (bench/execute/cgroups.py): the kernel then
+holds the memory limit too (a run the kernel killed at it is a ``memout``), the tree's CPU time
+and memory peak come from the group's counters, and the kill takes every member of the group.
+``poll`` and ``watch_memory`` return the run's *result*: the worker's own message, or one
+written here for a run that was killed or died. The parent turns results into rows
+(bench/execute/runner.py); nothing here checks an answer. Before a run starts, ``note`` holds
+what the worker said it is doing (``compiling <solver> (first run on this machine)``), for the
+progress line.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.execute.cgroups import HEADROOM_MB, Group, open_group
 from bench.execute.limits import kill_tree, process_table, resident_mb, run_processes
 from bench.table.store import now
 
@@ -73,6 +78,12 @@ class Slot:
     note: str | None = None  # what the worker said it is doing before the run starts
     memory_polled: float = 0.0  # when run_one last summed the tree's memory
     seen: set[tuple[int, int]] = field(default_factory=set)  # (pid, start) ever in the run
+    group: Group | None = None  # the worker's control group, where the machine allows one
+    worker_pid: int | None = None
+    cpu_at_start: float | None = None  # the group's CPU seconds when the solve started
+    oom_at_give: int = 0  # the group's oom_kill count when the run was handed out
+    limits_by: str = "process-tree"  # what enforces the limits of the worker's runs
+    group_name: str = ""
     messages: deque = field(default_factory=deque)
 
     @property
@@ -96,7 +107,12 @@ class Slot:
                "TMPDIR": scratch, "TMP": scratch, "TEMP": scratch}
         # the guard (bench/execute/guard.py) is the worker's parent: it outlives the worker to end
         # whatever the run left, and ends everything if this process dies
-        cmd = [sys.executable, "-m", "bench.execute.guard", "--pass-fds", f"{down_r},{up_w}", "--",
+        self.group = open_group(str(self.index))
+        self.limits_by = self.group.mechanism if self.group else "process-tree"
+        self.group_name = self.group.memory.name if self.group else ""
+        joins = ["--cgroup", ",".join(self.group.procs_files())] if self.group else []
+        cmd = [sys.executable, "-m", "bench.execute.guard", "--pass-fds", f"{down_r},{up_w}",
+               *joins, "--",
                sys.executable, "-m", "bench.execute.worker", "--read-fd", str(down_r),
                "--write-fd", str(up_w), "--cpus", ",".join(map(str, self.cpus))]
         for plugin in self.plugins:
@@ -128,11 +144,15 @@ class Slot:
             self._limit_log()
         self.task, self.payload, self.phase, self.note = task, payload, "starting", None
         self.peak_mb, self.t_prepare, self.as_limit_mb = 0.0, None, None
-        self.seen = set()
+        self.seen, self.cpu_at_start = set(), None
+        if self.group is not None:
+            self.group.set_memory_limit(payload["mem_mb"])
+            self.group.reset_peak()
+            self.oom_at_give = self.group.oom_kills()
         self.sent_at = time.monotonic()
         self.started_iso = now()
         try:
-            self.send({"op": "run", "task": payload})
+            self.send({"op": "run", "task": {**payload, "kernel_memory": self.group is not None}})
         except (BrokenPipeError, OSError):
             pass  # a dead worker is noticed by the poll and the run recorded as a crash
 
@@ -189,6 +209,9 @@ class Slot:
                 self.started_iso = now()
                 self.t_prepare = message.get("t_prepare")
                 self.as_limit_mb = message.get("as_limit_mb")
+                self.worker_pid = message.get("pid")
+                if self.group is not None:
+                    self.cpu_at_start = self.group.cpu_seconds()
             elif op == "result" and self.task is not None:
                 return self._finished(message)
         if self.task is None:
@@ -211,6 +234,8 @@ class Slot:
         if self.task is None or self.proc is None:
             return None
         pids = run_processes(self.proc.pid, table)
+        if self.group is not None:
+            pids |= self.group.pids() & table.keys()
         self.seen |= {(pid, table[pid].started) for pid in pids if pid in table}
         mb = resident_mb(pids - {self.proc.pid})  # the guard is the harness's, not the run's
         self.peak_mb = max(self.peak_mb, mb)
@@ -226,11 +251,19 @@ class Slot:
     def limits_note(self) -> str:
         """How this run's limits were enforced (the row's ``limits`` column)."""
         cpus = ",".join(map(str, self.cpus)) or "not pinned"
-        backstop = f"{self.as_limit_mb} MB" if self.as_limit_mb else "not set"
-        return (f"executor {self.executor}; wall: watchdog SIGKILLs the worker's process tree at "
-                f"budget + {self.grace_s:g} s (polled every {POLL_S:g} s); memory: resident size "
-                f"of the tree polled every {MEMORY_POLL_S:g} s, RLIMIT_AS backstop {backstop}; "
-                f"cpus {cpus}; host {socket.gethostname()}")
+        if self.limits_by != "process-tree":
+            kernel = (f"{self.limits_by} {self.group_name}: kernel memory limit "
+                      f"budget + {HEADROOM_MB} MB, CPU time and peak from the group, kill of "
+                      f"every member")
+            tree = "the group's processes"
+        else:
+            backstop = f"{self.as_limit_mb} MB" if self.as_limit_mb else "not set"
+            kernel = f"process tree: RLIMIT_AS backstop {backstop}"
+            tree = "the worker's process tree"
+        return (f"executor {self.executor}; wall: watchdog SIGKILLs {tree} at budget + "
+                f"{self.grace_s:g} s (polled every {POLL_S:g} s); memory: resident size of the "
+                f"tree polled every {MEMORY_POLL_S:g} s; {kernel}; cpus {cpus}; "
+                f"host {socket.gethostname()}")
 
     # -- how a run ends --------------------------------------------------------------------------
 
@@ -242,17 +275,42 @@ class Slot:
         watched = self.peak_mb or None
         reported = result.get("peak_rss_mb")
         result["peak_rss_mb"] = max(v for v in (watched, reported, 0.0) if v is not None) or None
+        if self.group is not None:
+            self._group_measures(result)
+        result["limits_by"] = self.limits_by
         result["started_at"] = self.started_iso
         result["limits"] = self.limits_note()
         result["host"] = socket.gethostname()
         self.task, self.phase, self.payload, self.note = None, "idle", {}, None
         return result
 
+    def _group_measures(self, result: dict[str, Any]) -> None:
+        """The group's word on the run: its CPU time and peak, and a kill at the kernel's
+        memory limit, which makes the run a ``memout`` whatever the worker said."""
+        group = self.group
+        cpu = group.cpu_seconds()
+        if cpu is not None and self.cpu_at_start is not None:
+            result["t_cpu"] = cpu - self.cpu_at_start
+        result["peak_cgroup_mb"] = group.peak_mb()
+        killed = group.oom_kills() - self.oom_at_give
+        if killed > 0:
+            said = result.get("message")
+            result["kind"] = "memout"
+            result["message"] = (
+                f"the kernel killed {killed} process{'es' if killed > 1 else ''} of the run at its "
+                f"{group.mechanism} memory limit ({self.payload['mem_mb']} MB budget + "
+                f"{HEADROOM_MB} MB)" + (f"; the run said: {said}" if said else ""))
+
     def _finished(self, message: dict[str, Any]) -> dict[str, Any]:
+        if self.group is not None and self.proc is not None:  # what the run left, the group knows
+            spare = {self.proc.pid} | ({self.worker_pid} if self.worker_pid else set())
+            self.group.kill(spare=frozenset(spare))
         return self._close_run(dict(message))
 
     def _killed(self, status: str, message: str) -> dict[str, Any]:
         result = {"kind": status, "message": message, "t_wall": self._elapsed()}
+        if self.group is not None:
+            self._group_measures(result)  # before the kill removes the group
         self.kill()
         return self._close_run(result)
 
@@ -265,6 +323,8 @@ class Slot:
         tail = self.log_tail()
         message = cause + (f"; last output: {tail[-800:]}" if tail else "")
         result = {"kind": "crash", "message": message, "t_wall": self._elapsed()}
+        if self.group is not None:
+            self._group_measures(result)  # a worker the kernel killed at its limit: memout
         self.kill()
         return self._close_run(result)
 
@@ -274,11 +334,16 @@ class Slot:
         """End the worker and everything it owns, orphans it left included, and empty its
         temporary folder."""
         if self.proc is not None:
+            if self.group is not None:
+                self.group.kill()  # the guard included: every member, frozen then killed
             kill_tree(self.proc.pid, also=self.seen, freeze_root=False)  # the guard acts
             try:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 pass
+        if self.group is not None:
+            self.group.remove()
+            self.group = None
         shutil.rmtree(self.scratch, ignore_errors=True)
         self.close()
 

@@ -274,12 +274,14 @@ class Worker:
         module = instances.family(spec.family)
         instance = module.instance_from_json(task["instance"])
         limit_threads(task["cores"])
-        as_limit_mb = set_memory_backstop(task["mem_mb"])
+        # with a control group the kernel holds the memory limit (bench/execute/cgroups.py);
+        # the address-space backstop would only break programs that reserve much and use little
+        as_limit_mb = None if task.get("kernel_memory") else set_memory_backstop(task["mem_mb"])
         reset_peak_rss()
         from bench.api import Budget
 
         send({"op": "started", "id": task["id"], "t_prepare": t_prepare,
-              "as_limit_mb": as_limit_mb})
+              "as_limit_mb": as_limit_mb, "pid": os.getpid()})
         cpu0 = cpu_seconds()
         start = time.monotonic()
         budget = Budget(task["budget_s"], task["mem_mb"], task["cores"], start + task["budget_s"])

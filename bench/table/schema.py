@@ -9,7 +9,7 @@ keeps the two equal).
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 #: Statuses, one vocabulary. The first four are what a solver may claim; the rest the harness sets.
 STATUSES = ("solved", "optimal", "infeasible", "unknown", "timeout", "memout", "crash", "error",
@@ -36,7 +36,7 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "max_score": ("Float64", "the best possible score (e.g. edge matching: its interior joins)"),
     # solver
     "solver": ("string", "registered solver name"),
-    "paradigm": ("string", "sat, xcc, cpsat, ilp, clique or native"),
+    "paradigm": ("string", "sat, xcc, cpsat, cp, ilp, clique or native"),
     "backend": ("string", "the solving engine and its version"),
     "repeat": ("Int64", "repeat number, from 0"),
     "seed": ("Int64", "the seed passed to the solver"),
@@ -51,11 +51,15 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "solution": ("string", "the returned solution as JSON (family format)"),
     # cost
     "t_wall": ("Float64", "wall seconds of the solve call (in the worker)"),
-    "t_cpu": ("Float64", "CPU seconds of the worker and its children during the run"),
+    "t_cpu": ("Float64", "CPU seconds of the run's processes: with a control group (`limits_by` "
+                         "cgroup-v1/v2) every member's, from the group's counter; else the "
+                         "worker's and its waited-for children's"),
     "t_prepare": ("Float64", "seconds of prepare() paid by this run (0 when already paid)"),
     "t_encode": ("Float64", "seconds building a model, when the solver reports it"),
     "t_solve": ("Float64", "seconds solving the model, when the solver reports it"),
     "peak_rss_mb": ("Float64", "peak resident memory of the worker tree during the run, MB"),
+    "peak_cgroup_mb": ("Float64", "peak memory the kernel charged to the run's control group "
+                                  "(resident and page cache), MB; NA without one"),
     "budget_s": ("Float64", "the wall-clock budget, seconds"),
     "budget_mb": ("Int64", "the memory budget, MB"),
     "cores": ("Int64", "cores given to the run"),
@@ -71,6 +75,9 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "limits": ("string", "how the limits were enforced for this run: executor, the watchdog's "
                          "kill point (budget + grace), the memory watch and the address-space "
                          "backstop, the cores it was pinned to, the host"),
+    "limits_by": ("string", "what enforced the limits: cgroup-v1 or cgroup-v2 (the worker's "
+                            "control group) or process-tree (session, subreapers and the "
+                            "resident-size watch); NA for a run not run"),
     "host": ("string", "machine that ran it (a Dask worker's host with the Dask executors)"),
 }
 

@@ -74,6 +74,7 @@ rungs = [ {{ label = "trees", instances = ["games/tree:depth=4,arity=4,seed=1..2
 #: What may differ between executors: when and where a run happened and what it cost (the
 #: times inside counters, messages and score traces are set aside below).
 VOLATILE = {"started_at", "t_wall", "t_cpu", "t_prepare", "t_encode", "t_solve", "peak_rss_mb",
+            "peak_cgroup_mb",
             "host", "limits", "sweep"}
 
 

@@ -1,0 +1,181 @@
+"""Issue 18 point 4: a run's process tree in a control group of its own (bench/execute/cgroups.py).
+
+The group's own promises first (CPU time of processes nobody waits for, a kill that reaches a
+process that left the session and ignores SIGTERM, the kernel's memory limit and its count, the
+peak), then the harness's: the row names the mechanism, a kernel kill at the limit is a
+``memout`` even when the resident-size watch never looked, a program's orphan's CPU counts in
+``t_cpu``, and ``CLIFFBENCH_LIMITS=process`` chooses the process-tree mechanism. Skipped where
+this process cannot make a control group (not root, no delegated cgroup v2 subtree).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+import bench
+import bench.execute.slot as slot_module
+from bench.execute.cgroups import ENV_CHOICE, open_group
+
+from helpers import FAULTY
+
+SMALL = "edgematch/planted:n=4,seed=1"
+PLANTED = "latin/qwh:order=7,fraction=0.5,seed=3"
+
+
+def _probe() -> str:
+    group = open_group("probe")
+    if group is None:
+        return ""
+    group.remove()
+    return group.mechanism
+
+
+MECHANISM = _probe()
+pytestmark = pytest.mark.skipif(
+    not MECHANISM, reason="this process cannot make a control group with memory and CPU "
+                          "counters here (root with cgroup v1 memory and cpuacct, or a "
+                          "delegated cgroup v2 subtree, is needed)")
+
+
+@pytest.fixture
+def group():
+    made = open_group("test")
+    assert made is not None
+    yield made
+    made.remove()
+
+
+def start_in(group, code: str) -> subprocess.Popen:
+    """A Python process that joins ``group`` first, then runs ``code``."""
+    prologue = (f"from bench.execute.cgroups import join\njoin({group.procs_files()!r})\n")
+    return subprocess.Popen([sys.executable, "-c", prologue + textwrap.dedent(code)])
+
+
+def test_the_group_counts_the_cpu_of_a_process_nobody_waits_for(group):
+    """A double fork: the spinning grandchild is nobody's waited-for child."""
+    before = group.cpu_seconds()
+    proc = start_in(group, """
+        import os, time
+        if os.fork() == 0:
+            if os.fork() == 0:
+                end = time.process_time() + 0.4
+                while time.process_time() < end:
+                    pass
+            os._exit(0)
+    """)
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while group.pids() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not group.pids()
+    assert group.cpu_seconds() - before >= 0.35
+
+
+def test_the_kill_ends_a_process_that_left_the_session_and_ignores_sigterm(group):
+    proc = start_in(group, """
+        import os, signal, subprocess, sys, time
+        subprocess.Popen([sys.executable, "-c",
+                          "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+                          "time.sleep(600)"], start_new_session=True)
+        time.sleep(600)
+    """)
+    deadline = time.monotonic() + 10
+    while len(group.pids()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    members = group.pids()
+    assert len(members) == 2 and proc.pid in members
+    assert group.kill() >= 2
+    proc.wait(timeout=10)
+    assert not group.pids()
+    group.remove()
+    assert not any(folder.exists() for folder in group.dirs)
+
+
+def test_the_kernel_kills_past_the_limit_and_counts_it(group):
+    group.set_memory_limit(100)  # + HEADROOM_MB
+    group.reset_peak()
+    before = group.oom_kills()
+    proc = start_in(group, """
+        blocks = [bytearray(20 * 1024 * 1024) for _ in range(40)]
+    """)
+    assert proc.wait(timeout=30) == -9
+    assert group.oom_kills() == before + 1
+    assert group.peak_mb() >= 100
+
+
+def test_the_peak_starts_afresh_at_each_reset(group):
+    proc = start_in(group, """
+        import time
+        blocks = [bytearray(10 * 1024 * 1024) for _ in range(20)]
+        del blocks
+        time.sleep(600)
+    """)
+    deadline = time.monotonic() + 10
+    while (group.peak_mb() or 0) < 200 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert group.peak_mb() >= 200
+    if group.reset_peak():  # v1, or v2 on Linux 6.12 and later
+        assert group.peak_mb() < 150
+    group.kill()
+    proc.wait(timeout=10)
+
+
+def test_a_row_names_the_control_group_that_held_its_limits():
+    row = bench.solve(SMALL, "dfs-restarts", timeout=10)
+    assert row["status"] == "solved"
+    assert row["limits_by"] == MECHANISM
+    assert MECHANISM in row["limits"] and "kernel memory limit" in row["limits"]
+    assert row["peak_cgroup_mb"] > 0 and row["t_cpu"] > 0
+
+
+def test_a_kill_at_the_kernel_limit_is_a_memout_when_the_watch_never_looked(monkeypatch):
+    monkeypatch.setattr(slot_module.Slot, "watch_memory", lambda self, table: None)  # no watch
+    row = bench.solve(SMALL, "test-alloc", plugins=(str(FAULTY),), timeout=30, mem=300,
+                      mb=2000)
+    assert row["status"] == "memout", row
+    assert "the kernel killed" in row["message"] and MECHANISM in row["message"]
+    assert row["peak_cgroup_mb"] >= 300
+
+
+def test_the_cpu_of_a_programs_unwaited_child_counts_in_t_cpu(tmp_path):
+    """The program forks a child that spins 0.5 s and never waits for it: only the group's
+    counter sees that time (the worker's rusage counts waited-for children only)."""
+    program = tmp_path / "spinner.py"
+    program.write_text(textwrap.dedent("""
+        import os, time
+        if os.fork() == 0:
+            end = time.process_time() + 0.5
+            while time.process_time() < end:
+                pass
+            os._exit(0)
+        time.sleep(0.8)
+        print("s UNKNOWN")
+    """))
+    tools = tmp_path / "spinner.toml"
+    tools.write_text(f'''[[tool]]
+name = "spinner"
+executable = {sys.executable!r}
+paradigm = "sat"
+input = "cnf"
+output = "sat-competition"
+command = ["{{executable}}", {str(program)!r}, "{{input}}"]
+sources = ["encoders.latin_sat:latin/sat"]
+''')
+    row = bench.solve(PLANTED, "latin/spinner", plugins=(str(tools),), timeout=10)
+    assert row["status"] == "unknown", row
+    assert row["limits_by"] == MECHANISM
+    assert row["t_cpu"] >= 0.45
+
+
+def test_the_process_tree_mechanism_by_choice(monkeypatch):
+    monkeypatch.setenv(ENV_CHOICE, "process")
+    row = bench.solve(SMALL, "dfs-restarts", timeout=10)
+    assert row["status"] == "solved"
+    assert row["limits_by"] == "process-tree"
+    assert row["peak_cgroup_mb"] is None or row["peak_cgroup_mb"] != row["peak_cgroup_mb"]
+    assert "RLIMIT_AS backstop" in row["limits"]

@@ -289,7 +289,8 @@ class Worker:
         try:
             outcome = spec.solve(instance, budget, task["seed"], **task["params"])
         except MemoryError:
-            result.update(kind="memout", message="MemoryError (address-space backstop reached)")
+            result.update(kind="memout", message="MemoryError: an allocation was refused (the "
+                          "address-space backstop, or more than the machine can give)")
         except Exception as exc:
             tail = "".join(traceback.format_exception(exc)[-3:])
             result.update(kind="error", message=f"{type(exc).__name__}: {exc}\n{tail}"[:4000])

@@ -25,10 +25,12 @@ const DETAIL = [
     ["solutions", "solutions"], ["message", "message"]]],
   ["Cost", [["wall s", "t_wall"], ["cpu s", "t_cpu"], ["prepare s", "t_prepare"],
     ["encode s", "t_encode"], ["solve s", "t_solve"], ["peak MB", "peak_rss_mb"],
+    ["peak MB (cgroup)", "peak_cgroup_mb"],
     ["budget s", "budget_s"], ["budget MB", "budget_mb"], ["nodes", "work_nodes"],
     ["conflicts", "work_conflicts"], ["restarts", "work_restarts"],
     ["model variables", "model_vars"], ["model constraints", "model_constraints"]]],
-  ["Run", [["started", "started_at"], ["host", "host"], ["key", "key"], ["limits", "limits"]]],
+  ["Run", [["started", "started_at"], ["host", "host"], ["key", "key"], ["limits by", "limits_by"],
+    ["limits", "limits"]]],
 ];
 
 // Until a column is clicked, runs are in the page's order: family, ladder, rung, config.

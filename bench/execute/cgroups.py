@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 HEADROOM_MB = 64
+PREFIX = "cliffbench-"  # a group's name: cliffbench-<harness pid>-<slot>-<n>
 MB = 1024 * 1024
 ENV_CHOICE = "CLIFFBENCH_LIMITS"
 _names = itertools.count()
@@ -180,10 +181,34 @@ def open_group(label: str) -> Group | None:
     process cannot make one with a memory and a CPU counter (or ``CLIFFBENCH_LIMITS=process``)."""
     if os.environ.get(ENV_CHOICE, "auto") == "process":
         return None
-    name = f"cliffbench-{os.getpid()}-{label}-{next(_names)}"
+    name = f"{PREFIX}{os.getpid()}-{label}-{next(_names)}"
     mounts = cgroup_mounts()
     own = own_cgroups()
-    return _open_v2(mounts, own, name) or _open_v1(mounts, own, name)
+    group = _open_v2(mounts, own, name) or _open_v1(mounts, own, name)
+    if group is not None:
+        for folder in group.dirs:
+            remove_stale(folder.parent)
+    return group
+
+
+def remove_stale(parent: Path) -> int:
+    """Remove the empty groups that a harness killed before it could remove them left in
+    ``parent`` (named after a process that is gone); how many were removed."""
+    removed = 0
+    try:
+        folders = [f for f in parent.iterdir() if f.name.startswith(PREFIX) and f.is_dir()]
+    except OSError:
+        return 0
+    for folder in folders:
+        pid = folder.name[len(PREFIX):].split("-", 1)[0]
+        if not pid.isdigit() or os.path.exists(f"/proc/{pid}"):
+            continue
+        try:
+            folder.rmdir()  # refused while a member is alive: then it is not stale
+            removed += 1
+        except OSError:
+            pass
+    return removed
 
 
 def _open_v1(mounts: dict[str, Path], own: dict[str, str], name: str) -> Group | None:

@@ -19,7 +19,7 @@ import pytest
 
 import bench
 import bench.execute.slot as slot_module
-from bench.execute.cgroups import ENV_CHOICE, open_group
+from bench.execute.cgroups import ENV_CHOICE, PREFIX, open_group
 
 from helpers import FAULTY
 
@@ -179,3 +179,17 @@ def test_the_process_tree_mechanism_by_choice(monkeypatch):
     assert row["limits_by"] == "process-tree"
     assert row["peak_cgroup_mb"] is None or row["peak_cgroup_mb"] != row["peak_cgroup_mb"]
     assert "RLIMIT_AS backstop" in row["limits"]
+
+
+def test_an_empty_group_of_a_harness_that_died_is_removed_at_the_next_open(group):
+    """A harness killed by SIGKILL cannot remove its groups; the next one does."""
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    stale = [folder.parent / f"{PREFIX}{dead.pid}-0-0" for folder in group.dirs]
+    for folder in stale:
+        folder.mkdir()
+    again = open_group("again")
+    try:
+        assert not any(folder.exists() for folder in stale)
+    finally:
+        again.remove()

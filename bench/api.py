@@ -29,7 +29,7 @@ from typing import Any
 
 from bench.names import did_you_mean
 
-PARADIGMS = ("sat", "xcc", "cpsat", "ilp", "clique", "native")
+PARADIGMS = ("sat", "xcc", "cpsat", "cp", "ilp", "clique", "native")
 CLAIMS = ("solved", "optimal", "infeasible", "unknown")
 
 

@@ -434,7 +434,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("export", help="write a solver's model in a standard format")
     p.add_argument("instance", help=instance_help)
     p.add_argument("--to", required=True, metavar="FORMAT",
-                   help="cnf, dlx, mps, lp, ... (`cliffbench list --json` lists each solver's)")
+                   help="cnf, dlx, mps, lp, mzn, ... (`cliffbench list --json` lists each "
+                        "solver's)")
     p.add_argument("file", help="the file to write")
     p.add_argument("--solver", metavar="NAME",
                    help="which solver's model, when several export the format")

@@ -25,6 +25,21 @@ matched joins. Every board is then a legal full board with some joins mismatched
 is ``optimal`` when CP-SAT proves its score best, else ``unknown`` with the best board found
 (the harness scores it), and each improving board is recorded in the run's ``score_trace``.
 
+``cliffbench export BOARD --to mzn FILE`` writes the decision model in MiniZinc
+(``write_mzn``), in the seed's Element form, for any FlatZinc solver (the ``gecode`` tool of
+``bench.tools`` runs it): per cell (1-based, row-major) ``piece`` under one AllDifferent
+(``distinct``: ``encoders.support.minizinc``), ``rot`` 0..3 and the oriented piece ``oriented
+= 4 * piece + rot``, its domain the cell's frame-legal orientations (every rotation kept, as
+here), channelled to ``piece`` and ``rot`` by two Element tables (``piece_of``, ``rot_of``:
+domain-consistent both ways, which ``4 * piece + rot`` as a sum is not) and to the colour of
+each open side by ``shows[side, oriented]``, which is the shared ``colour`` variable of that
+join. Frame sides have no variable: the frame-legal domains show grey there. Hints fix
+``piece`` and ``rot``; ``symmetry="hints"`` pins the same corner piece as here. A 5x5 board:
+25 + 25 + 25 cell variables and 40 join colours, one AllDifferent, 50 channelling and 80 side
+Element constraints. Score mode has no such export: ``maximize="joins"`` is refused
+(``channel``, ``workers`` and ``log`` are CP-SAT's own and do not change the file).
+``read_mzn`` decodes a program's ``piece`` and ``rot`` values.
+
 Piece indices are the instance's internal 0..P-1; rotations follow
 ``instances.edgematch.model`` (after ``rot`` clockwise quarter turns side ``s`` shows listed
 edge ``(s - rot) % 4``); cells, sides and joins are numbered as in
@@ -35,11 +50,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import ortools
 
-from bench.api import Budget, Outcome, Param, solver
+from bench.api import Budget, Outcome, Param, ParamError, solver
+from encoders.support import minizinc
 from encoders.support.edgematch_placements import (
     Frame,
     check_hints,
@@ -232,6 +249,108 @@ def build(instance: Instance, channel: str = "table", symmetry: str = "hints",
     return Encoding(model, piece, rot, stats, matched)
 
 
+# --- MiniZinc ---------------------------------------------------------------------------------
+
+
+MZN_MODEL = (
+    "array[CELL] of var 0..pieces - 1: piece :: add_to_output;",
+    "array[CELL] of var 0..3: rot :: add_to_output;",
+    "array[CELL] of var ORIENTED: oriented;",
+    "array[1..joins] of var 1..colours: colour;",
+    "constraint distinct(piece);",
+    "constraint forall(c in CELL)(oriented[c] in fits[c]);",
+    "constraint forall(c in CELL)(",
+    "    piece[c] = piece_of[oriented[c]] /\\ rot[c] = rot_of[oriented[c]]);",
+    "constraint forall(c in CELL, s in 0..3 where join_at[c, s] > 0)(",
+    "    colour[join_at[c, s]] = shows[s, oriented[c]]);",
+)
+
+
+def _join_number(rows: int, cols: int, cell: int, side: int) -> int:
+    """The join on ``side`` of ``cell`` numbered from 1 (``join_of`` + 1), 0 on the frame."""
+    join = join_of(rows, cols, cell, side)
+    return 0 if join is None else join + 1
+
+
+def _mzn_data(instance: Instance, legal: list[list]) -> list[str]:
+    """The data items of ``write_mzn``'s model: sizes, the shows table, the joins of each
+    cell's sides, the frame-legal oriented pieces of each cell."""
+    rows, cols, n = instance.rows, instance.cols, len(instance.pieces)
+    colours = max([instance.colors, *(c for edges in instance.pieces for c in edges)])
+    joins = rows * (cols - 1) + (rows - 1) * cols
+    join_at = [[_join_number(rows, cols, cell, s) for s in range(4)]
+               for cell in range(rows * cols)]
+    fits = [minizinc.set_literal((4 * p + r for p, r, _ in tuples), "      ")
+            for tuples in legal]
+    return [f"int: rows = {rows};", f"int: cols = {cols};", f"int: pieces = {n};",
+            f"int: colours = {colours};", f"int: joins = {joins};",
+            "% cell = row * cols + col + 1 (rows and columns from 0, row-major)",
+            "set of int: CELL = 1..rows * cols;",
+            "% oriented piece o = 4 * piece + rot (piece from 0, rot clockwise quarter turns)",
+            "set of int: ORIENTED = 0..4 * pieces - 1;",
+            "array[ORIENTED] of int: piece_of = array1d(ORIENTED, [o div 4 | o in ORIENTED]);",
+            "array[ORIENTED] of int: rot_of = array1d(ORIENTED, [o mod 4 | o in ORIENTED]);",
+            "% shows[side, o]: the colour o shows on side 0 N, 1 E, 2 S, 3 W (0 is grey)",
+            minizinc.assign("array[0..3, ORIENTED] of 0..colours: shows",
+                            minizinc.array2d(side_tables(instance), 0, 0)),
+            "% join_at[cell, side]: the interior join there (horizontal joins first, row by",
+            "% row, then vertical ones, from 1), 0 on the frame",
+            minizinc.assign("array[CELL, 0..3] of 0..joins: join_at",
+                            minizinc.array2d(join_at, 1, 0)),
+            "% fits[cell]: the oriented pieces that show grey exactly on its frame sides",
+            minizinc.assign("array[CELL] of set of ORIENTED: fits",
+                            minizinc.array1d_by_line(fits))]
+
+
+def _mzn_fixings(instance: Instance, legal: list[list], symmetry: str) -> list[str]:
+    """The hints' constraints, then the symmetry pin's (as ``_break_symmetry``)."""
+    check_hints(instance)
+    out = [f"constraint piece[{h.row * instance.cols + h.col + 1}] = {h.piece} /\\ "
+           f"rot[{h.row * instance.cols + h.col + 1}] = {h.rot};  % hint"
+           for h in instance.hints]
+    pin = symmetry_pin(instance, legal) if symmetry == "hints" else None
+    if pin is not None and pin.home is not None:
+        out.append(f"constraint piece[{pin.home + 1}] = {pin.piece};  % symmetry: a corner "
+                   f"piece at home")
+    elif pin is not None:
+        out += [f"constraint piece[{cell + 1}] != {pin.piece};  % symmetry: not this corner"
+                for cell in pin.barred]
+    return out
+
+
+def write_mzn(instance: Instance, path: Path | str, symmetry: str = "hints",
+              **params: Any) -> None:
+    """``cliffbench export BOARD --to mzn FILE``: the decision model in MiniZinc, its data
+    inline (see the module docstring). ``maximize="joins"`` is refused: score mode has no
+    MiniZinc form here."""
+    if params.get("maximize", "none") != "none":
+        raise ParamError(f"the mzn export is the decision model (maximize='none'), not "
+                         f"maximize={params['maximize']!r}")
+    legal = all_orientations(instance)
+    fixings = _mzn_fixings(instance, legal, symmetry)
+    comments = ["cliffbench edgematch CP model (encoders/edgematch_cpsat.py): seed 004's "
+                "AllDifferent + Element", "form, a decision model; symmetry=" + symmetry,
+                f"board {instance.instance_id} {minizinc.comment_safe(instance.name)}: "
+                f"{instance.rows}x{instance.cols}, {len(instance.pieces)} pieces, "
+                f"{len(instance.hints)} hints"]
+    model = [*MZN_MODEL, *fixings, "solve satisfy;"]
+    minizinc.write_model(path, minizinc.model_text(
+        comments, _mzn_data(instance, legal), model, ["piece", "rot"]))
+
+
+def read_mzn(instance: Instance, values: dict[str, list[int]],
+             **_params: Any) -> Solution | None:
+    """``reads["mzn"]``: the board of a program's answer to ``write_mzn``'s model (its ``piece``
+    and ``rot`` values per cell, row-major), or None when there is none: a name missing, too
+    few or too many values, a piece or rotation out of range."""
+    cells = instance.ncells
+    piece = minizinc.ints_of(values, "piece", cells, 0, len(instance.pieces) - 1)
+    rot = minizinc.ints_of(values, "rot", cells, 0, 3)
+    if piece is None or rot is None:
+        return None
+    return Solution(instance.rows, instance.cols, tuple(zip(piece, rot, strict=True)))
+
+
 # --- solving ----------------------------------------------------------------------------------
 
 
@@ -307,7 +426,7 @@ def _trace_callback(start: float, trace: list[tuple[float, float]]) -> Any:
 
 
 @solver("cpsat", family="edgematch", paradigm="cpsat", backend=f"ortools-{ortools.__version__}",
-        params=PARAMS, prepare=prepare)
+        params=PARAMS, prepare=prepare, exports={"mzn": write_mzn}, reads={"mzn": read_mzn})
 def solve(instance: Instance, budget: Budget, seed: int, workers: int = 0,
           channel: str = "table", symmetry: str = "hints", maximize: str = "none",
           log: bool = False) -> Outcome:

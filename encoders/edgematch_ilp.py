@@ -433,11 +433,28 @@ def write_lp(instance: Instance, path: Path | str, maximize: str = "none",
     backends.write_model(build(instance, maximize), path, ".lp")
 
 
+def read_mps(instance: Instance, values: dict[Any, float], maximize: str = "none",
+             **_params: Any) -> Solution | None:
+    """``reads["mps"]``: the board of another program's answer to ``write_mps``'s feasibility
+    file (column values by name or number), or None when a column is not the model's. The score
+    model is not read: its programs' claims (an optimum, an incumbent at a stop) say nothing the
+    output conventions carry, so a run asking for it is an error that says so."""
+    if maximize != "none":
+        raise ValueError(f"a program's answer is read for maximize='none' only (the "
+                         f"feasibility model), not maximize={maximize!r}")
+    model = build(instance, maximize)
+    try:
+        return decode(instance, model, backends.column_values(model, values))
+    except (KeyError, IndexError):
+        return None
+
+
 EXPORTS: dict[str, Callable[..., None]] = {"mps": write_mps, "lp": write_lp}
+READS: dict[str, Callable[..., Any]] = {"mps": read_mps}
 
 
 @solver("ilp-highs", family="edgematch", paradigm="ilp", backend=f"highs-{HIGHS_VERSION}",
-        params=PARAMS, prepare=prepare_highs, exports=EXPORTS)
+        params=PARAMS, prepare=prepare_highs, exports=EXPORTS, reads=READS)
 def solve_highs(instance: Instance, budget: Budget, seed: int, maximize: str = "none",
                 log: bool = False) -> Outcome:
     """0-1 ILP on HiGHS: placements, one per cell and piece, seam colours linked by equality."""

@@ -8,6 +8,17 @@ without a candidate has no variable (CP-SAT refuses an empty domain): an empty `
 no assignment satisfies, stands for it. CP-SAT's presolve and AllDifferent propagation do the
 rest; there is no objective.
 
+``cliffbench export SQUARE --to mzn FILE`` writes the textbook model in MiniZinc
+(``write_mzn``): ``square[row, col]`` in 0..n-1 (1-based rows and columns, 0-based symbols as
+in the family), a given cell constrained to its symbol, one AllDifferent (``distinct``:
+``encoders.support.minizinc``) per row and per column, ``solve satisfy``, the square printed
+row-major. The holes' domains are not narrowed to their candidates in the file: the given
+cells fix their variables and AllDifferent removes their symbols from the holes before any
+search, which is the same reduction. Order n: ``n**2`` variables, ``2 n`` AllDifferent and one
+equation per given cell. ``read_mzn``
+decodes a program's ``square`` values (``bench.tools``: the ``gecode`` tool runs MiniZinc on
+it).
+
 The solve gets ``num_workers`` = ``budget.cores`` (or the ``workers`` parameter), the time left
 as ``max_time_in_seconds``, the memory budget and the run's seed. Counters: ``branches`` and
 ``conflicts``; ``model_vars``/``model_constraints`` are the model's.
@@ -16,11 +27,13 @@ as ``max_time_in_seconds``, the memory budget and the run's seed. Counters: ``br
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import ortools
 
 from bench.api import Budget, Outcome, Param, solver
+from encoders.support import minizinc
 from encoders.support.latin_model import answer, candidates
 from encoders.support.margin import time_limit
 from instances.latin.model import HOLE, Instance, Solution
@@ -51,6 +64,39 @@ def build(instance: Instance) -> tuple[Any, dict[int, Any]]:
     return model, cells
 
 
+MZN_MODEL = (
+    "array[1..n, 1..n] of var 0..n - 1: square :: add_to_output;",
+    "constraint forall(r, c in 1..n where given[r, c] >= 0)(square[r, c] = given[r, c]);",
+    "constraint forall(r in 1..n)(distinct([square[r, c] | c in 1..n]));",
+    "constraint forall(c in 1..n)(distinct([square[r, c] | r in 1..n]));",
+    "solve satisfy;",
+)
+
+
+def write_mzn(instance: Instance, path: Path | str, **_solver_only: Any) -> None:
+    """``cliffbench export SQUARE --to mzn FILE``: the model in MiniZinc, the given cells
+    inline (see the module docstring; ``workers`` and ``log`` are CP-SAT's own)."""
+    n = instance.order
+    rows = [instance.cells[r * n:(r + 1) * n] for r in range(n)]
+    comments = ["cliffbench latin CP model (encoders/latin_cpsat.py): square[row, col] in "
+                "0..n-1,", "AllDifferent (distinct) per row and column, given cells fixed",
+                f"square {instance.instance_id} {minizinc.comment_safe(instance.name)}: "
+                f"order {n}, {instance.holes} holes"]
+    data = [f"int: n = {n};", "% given[row, col]: the given symbol, -1 for a hole",
+            minizinc.assign("array[1..n, 1..n] of -1..n - 1: given", minizinc.array2d(rows))]
+    minizinc.write_model(path, minizinc.model_text(comments, data, MZN_MODEL, ["square"]))
+
+
+def read_mzn(instance: Instance, values: dict[str, list[int]],
+             **_params: Any) -> Solution | None:
+    """``reads["mzn"]``: the square of a program's answer to ``write_mzn``'s model (its
+    ``square`` values, row-major), or None when there is no such square: missing, short, a
+    symbol out of 0..n-1."""
+    n = instance.order
+    square = minizinc.ints_of(values, "square", n * n, 0, n - 1)
+    return None if square is None else Solution(n, tuple(square))
+
+
 def _configure(cp_solver: Any, budget: Budget, seed: int, workers: int, log: bool) -> None:
     params = cp_solver.parameters
     params.num_workers = workers or budget.cores
@@ -76,7 +122,7 @@ PARAMS = [
 
 
 @solver("cpsat", family="latin", paradigm="cpsat", backend=f"ortools-{ortools.__version__}",
-        params=PARAMS, prepare=prepare)
+        params=PARAMS, prepare=prepare, exports={"mzn": write_mzn}, reads={"mzn": read_mzn})
 def solve(instance: Instance, budget: Budget, seed: int, workers: int = 0,
           log: bool = False) -> Outcome:
     """CP-SAT: an integer per hole over its candidates, AllDifferent per row and column."""

@@ -12,6 +12,14 @@ worker and turns off presolve reductions that could lose solutions: it would tim
 search. Here the first solve is exactly the ``unique=False`` run (same workers, same presolve),
 and the proof of uniqueness is an ordinary infeasibility proof. The cost is a second presolve.
 
+``cliffbench export PUZZLE --to mzn FILE`` writes the same model in MiniZinc (``write_mzn``):
+``grid[row, col]`` in 1..size (1-based rows and columns), a clue's cell constrained to it, one
+AllDifferent (``distinct``: ``encoders.support.minizinc``) per row, column and box, ``solve
+satisfy``, the grid printed row-major. A 9x9 puzzle: 81 variables, 27 AllDifferent and one
+equation per clue. ``read_mzn`` decodes a
+program's ``grid`` values (``bench.tools``: the ``gecode`` tool runs MiniZinc on the file). The
+export is the first solve only: no second solution is looked for, whatever ``unique`` says.
+
 Both solves get ``num_workers`` = ``budget.cores`` (or the ``workers`` parameter), the time
 left as ``max_time_in_seconds``, the memory budget, and the run's seed. Counters: ``branches``
 and ``conflicts`` summed over both solves, ``solutions``; ``model_vars``/``model_constraints``
@@ -21,14 +29,17 @@ of the first model (the exclusion adds one Boolean per blank cell and as many co
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import ortools
 
 from bench.api import Budget, Outcome, Param, solver
+from encoders.support import minizinc
 from encoders.support.margin import time_limit
 from encoders.support.sudoku_model import answer, units
-from instances.sudoku import Instance
+from instances.common import InstanceError
+from instances.sudoku import Instance, Solution
 
 
 def build(instance: Instance) -> tuple[Any, list[Any]]:
@@ -53,6 +64,47 @@ def exclude(model: Any, instance: Instance, cells: list[Any], grid: tuple[int, .
             model.add(cells[cell] != grid[cell]).only_enforce_if(b)
             differs.append(b)
     model.add_bool_or(differs)
+
+
+MZN_MODEL = (
+    "array[1..size, 1..size] of var 1..size: grid :: add_to_output;",
+    "constraint forall(r, c in 1..size where clues[r, c] > 0)(grid[r, c] = clues[r, c]);",
+    "constraint forall(r in 1..size)(distinct([grid[r, c] | c in 1..size]));",
+    "constraint forall(c in 1..size)(distinct([grid[r, c] | r in 1..size]));",
+    "constraint forall(br, bc in 0..box - 1)(distinct(",
+    "    [grid[br * box + i, bc * box + j] | i, j in 1..box]));",
+    "solve satisfy;",
+)
+
+
+def write_mzn(instance: Instance, path: Path | str, **_solver_only: Any) -> None:
+    """``cliffbench export PUZZLE --to mzn FILE``: the model in MiniZinc, clues inline (see the
+    module docstring; ``workers``, ``unique`` and ``log`` are CP-SAT's own)."""
+    size = instance.size
+    rows = [instance.grid[r * size:(r + 1) * size] for r in range(size)]
+    comments = ["cliffbench sudoku CP model (encoders/sudoku_cpsat.py): grid[row, col] in "
+                "1..size,", "AllDifferent (distinct) per row, column and box, clues fixed",
+                f"puzzle {instance.instance_id} {minizinc.comment_safe(instance.name)}: "
+                f"{size}x{size}, {instance.clues} clues"]
+    data = [f"int: box = {instance.box};", "int: size = box * box;",
+            "% clues[row, col]: the clue, 0 for a blank",
+            minizinc.assign("array[1..size, 1..size] of 0..size: clues",
+                            minizinc.array2d(rows))]
+    minizinc.write_model(path, minizinc.model_text(comments, data, MZN_MODEL, ["grid"]))
+
+
+def read_mzn(instance: Instance, values: dict[str, list[int]],
+             **_params: Any) -> Solution | None:
+    """``reads["mzn"]``: the grid of a program's answer to ``write_mzn``'s model (its ``grid``
+    values, row-major), or None when there is no such grid: missing, short, a digit out of
+    1..size."""
+    grid = minizinc.ints_of(values, "grid", instance.ncells, 1, instance.size)
+    if grid is None:
+        return None
+    try:
+        return Solution.from_array(instance.box, grid)
+    except InstanceError:
+        return None
 
 
 def _configure(cp_solver: Any, budget: Budget, seed: int, workers: int, log: bool) -> None:
@@ -100,7 +152,7 @@ PARAMS = [
 
 
 @solver("cpsat", family="sudoku", paradigm="cpsat", backend=f"ortools-{ortools.__version__}",
-        params=PARAMS, prepare=prepare)
+        params=PARAMS, prepare=prepare, exports={"mzn": write_mzn}, reads={"mzn": read_mzn})
 def solve(instance: Instance, budget: Budget, seed: int, workers: int = 0, unique: bool = True,
           log: bool = False) -> Outcome:
     """CP-SAT: an integer per cell, AllDifferent per row, column and box, clues fixed."""

@@ -14,6 +14,15 @@ budgets. ``bench/plan/suites/*.toml`` are the shipped ones; any path works too::
     early_abort = true    # false: every rung runs whatever failed below (a peak in mid-ladder)
     plugins = ["my_solvers.py"]  # (optional) solver plugin files, relative to this file
 
+    [[tool]]                         # (optional) a solver program, as in a tools file
+    name = "kissat"                  # (docs/tools.md); a suite names it like any solver
+    executable = "kissat"
+    paradigm = "sat"
+    input = "cnf"
+    output = "sat-competition"
+    command = ["{executable}", "--seed={seed}", "{input}"]
+    sources = ["encoders.latin_sat:latin/sat"]
+
     [[solver]]
     name = "dfs-restarts"
     params = { restart_unit = 100000 }
@@ -61,7 +70,7 @@ LADDER_KEYS = {"name", "generator", "params", "vary", "values", "seeds", "rungs"
 RUNG_KEYS = {"label", "instances"}
 
 SUITE_KEYS = {"name", "description", "timeout", "mem", "cores", "repeats", "seed", "plugins",
-              "abort_fraction", "early_abort", "jobs", "solver", "ladder", "instances"}
+              "abort_fraction", "early_abort", "jobs", "solver", "ladder", "instances", "tool"}
 
 
 class SuiteError(ValueError):
@@ -243,6 +252,8 @@ def load_suite(name_or_path: str, data_dir: str | Path | None = None) -> Suite:
     if not early_abort:
         fraction = float("inf")  # no rung's failures ever reach it
     plugins = _plugins(raw.get("plugins", []), path)
+    if "tool" in raw:  # the suite's own tools: the suite file is their tools file
+        plugins.append(_own_tools(path))
     return Suite(
         name=str(raw.get("name", path.stem)), description=str(raw.get("description", "")),
         path=str(path), sha256=hashlib.sha256(text.encode()).hexdigest(), solvers=solvers,
@@ -251,6 +262,17 @@ def load_suite(name_or_path: str, data_dir: str | Path | None = None) -> Suite:
         repeats=_number(raw, "repeats", 1, int, path), seed=_number(raw, "seed", 1, int, path),
         abort_fraction=fraction, jobs=_number(raw, "jobs", None, int, path), plugins=plugins,
         raw=raw)
+
+
+def _own_tools(path: Path) -> str:
+    """The suite file as the tools file of its ``[[tool]]`` tables, each checked here."""
+    from bench.tools.adapter import ToolError, load_tools
+
+    try:
+        load_tools(path)
+    except ToolError as exc:
+        raise SuiteError(str(exc)) from None
+    return str(path.resolve())
 
 
 def _plugins(given: Any, path: Path) -> list[str]:

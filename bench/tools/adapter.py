@@ -20,8 +20,10 @@ format, read with ``output = "family"``).
 Placeholders of ``command``: ``{executable}`` (the resolved path), ``{input}`` (the input file),
 ``{output}`` (a file the program writes its answer to, for conventions that read one),
 ``{timeout}`` (the run's budget in whole seconds, rounded up, at least 1), ``{seconds}`` (the
-budget as a decimal), ``{seed}``, ``{threads}`` (the run's cores) and ``{memory}`` (its memory
-budget in MB). A program's own limits are a courtesy: the harness's watchdog is the limit.
+budget as a decimal), ``{milliseconds}`` (the budget in whole milliseconds, rounded down, at
+least 1000: MiniZinc's ``--time-limit``), ``{seed}``, ``{threads}`` (the run's cores) and
+``{memory}`` (its memory budget in MB). A program's own limits are a courtesy: the harness's
+watchdog is the limit.
 
 Every mistake is one ``ToolError`` naming the file, the tool and the key.
 
@@ -46,8 +48,8 @@ from typing import Any
 from bench.api import PARADIGMS
 from bench.tools.outputs import OUTPUTS, Answer
 
-PLACEHOLDERS = ("executable", "input", "output", "timeout", "seconds", "seed", "threads",
-                "memory")
+PLACEHOLDERS = ("executable", "input", "output", "timeout", "seconds", "milliseconds", "seed",
+                "threads", "memory")
 NAME = re.compile(r"^[a-z][a-z0-9_.+-]*$")
 SOURCE = re.compile(r"^(family:[a-z][\w-]*|[A-Za-z_][\w.]*:[a-z][\w-]*/[a-z][\w.+-]*)$")
 #: The adapters that ship (registered by bench/tools/shipped.py).
@@ -55,6 +57,8 @@ SHIPPED = Path(__file__).with_name("shipped.toml")
 REQUIRED = ("name", "executable", "paradigm", "input", "output", "command", "sources")
 OPTIONAL = ("package", "version", "doc")
 VERSION_S = 10.0
+#: Keys that make a TOML file a suite (bench/plan/suite.py), whose [[tool]] tables add tools.
+SUITE_MARKS = {"ladder", "instances"}
 
 
 class ToolError(ValueError):
@@ -168,7 +172,8 @@ def programs_stamp(path: str | Path = SHIPPED) -> str:
 
 
 def load_tools(path: str | Path) -> list[Tool]:
-    """Every ``[[tool]]`` of a TOML file, each checked."""
+    """Every ``[[tool]]`` of a TOML file, each checked: a tools file, or a suite that declares
+    its own tools (its other keys are the suite's)."""
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -177,7 +182,7 @@ def load_tools(path: str | Path) -> list[Tool]:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ToolError(f"{path}: not valid TOML: {exc}") from None
     extra = sorted(set(data) - {"tool"})
-    if extra:
+    if extra and not SUITE_MARKS & set(data):  # a suite's own [[tool]] tables are read alone
         raise ToolError(f"{path}: unknown top-level key {extra[0]!r} (a tools file holds "
                         f"[[tool]] tables)")
     tables = data.get("tool", [])

@@ -3,9 +3,10 @@
 A reader takes what the program printed (stdout), the file it wrote (``{output}``, for the
 conventions that need one, else ""), and its exit code, and returns an ``Answer``: the claim
 (``solved``, ``infeasible`` or ``unknown``), the values it gave (for a CNF, the set of true
-variables; for the family's own format, the solution's text), and ``problem``, why the output contradicts itself ("" when it does not). Nothing
-here decides whether an answer is right: the source's reader decodes the values and the
-family's checker judges the solution.
+variables; for MiniZinc, a dict name -> list of ints; for the family's own format, the
+solution's text), and ``problem``, why the output contradicts itself ("" when it does not).
+Nothing here decides whether an answer is right: the source's reader decodes the values and
+the family's checker judges the solution.
 
 - ``sat-competition``: the SAT competition's rules. ``s SATISFIABLE``, ``s UNSATISFIABLE`` or
   ``s UNKNOWN`` on a line, the model on ``v`` lines of literals ending with ``0``, exit code
@@ -19,6 +20,15 @@ family's checker judges the solution.
 - ``glpk-solution``: GLPK's raw solution file (``glpsol -w {output}``): ``s mip ROWS COLS
   STATUS OBJECTIVE`` with STATUS ``o`` (optimal), ``f`` (feasible), ``n`` (no feasible
   solution) or ``u`` (undefined: stopped), then ``j COLUMN VALUE`` lines by column number.
+- ``minizinc``: MiniZinc's solution stream on stdout (``minizinc --output-mode dzn``, or a
+  model whose output item prints the same): each solution is ``name = value;`` assignments
+  followed by ``----------``, the last printed being the answer; ``==========`` after it means
+  the search is complete, ``=====UNSATISFIABLE=====`` that there is no solution,
+  ``=====UNKNOWN=====`` (or no marker at all, exit code 0) that the search stopped without
+  one; ``=====ERROR=====``, or a nonzero exit code without any marker, is no answer. A value
+  is an integer, ``true``/``false``, a flat list ``[1, 2]`` (``[0: 1, 1: 2]`` with its
+  indices), a 2-D literal ``[| 1, 2 | 3, 4 |]`` or ``arrayNd(RANGES, [...])``; the values are a
+  dict name -> list of ints, row-major.
 - ``family``: the family's own solution format (what its ``read_solution`` reads), in the
   ``{output}`` file when the command names one, else on stdout; exit code 0 with a solution
   for solved, 20 for "no solution exists".
@@ -29,6 +39,7 @@ An exit code that says neither, with no status line, is not an answer: the reade
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -199,6 +210,77 @@ def read_family(stdout: str, file: str, code: int) -> Answer:
     return Answer("solved", text)
 
 
+SOLUTION_END, SEARCH_COMPLETE = "----------", "=========="
+MZN_STATUS = {"=====UNSATISFIABLE=====": "infeasible", "=====UNKNOWN=====": "unknown",
+              "=====UNBOUNDED=====": "unknown", "=====UNSATorUNBOUNDED=====": "unknown",
+              "=====ERROR=====": "error"}
+MZN_ASSIGNMENT = re.compile(r"([A-Za-z][A-Za-z0-9_]*)\s*=\s*([^;]*);")
+MZN_ARRAY_ND = re.compile(r"^array\d+d\s*\((.*)\)$", re.DOTALL)
+
+
+def mzn_ints(value: str) -> list[int] | None:
+    """The integers of one MiniZinc value, row-major: ``5``, ``true``, ``[1, 2]``, ``[0: 1,
+    1: 2]`` (indices dropped), ``[| 1, 2 | 3, 4 |]``, ``array2d(1..2, 1..2, [1, 2, 3, 4])``;
+    None for anything else (a set, a float, a string)."""
+    value = value.strip()
+    nd = MZN_ARRAY_ND.match(value)
+    if nd:  # the index sets come first; the values are the last bracketed list
+        value = nd.group(1)[nd.group(1).find("["):] if "[" in nd.group(1) else ""
+    if value.startswith("[|") and value.endswith("|]"):
+        value = "[" + value[2:-2].replace("|", ",") + "]"
+    if value.startswith("[") and value.endswith("]"):
+        tokens = [t.split(":")[-1].strip() for t in value[1:-1].split(",")]
+        tokens = [t for t in tokens if t]
+    else:
+        tokens = [value]
+    out = []
+    for token in tokens:
+        if token in ("true", "false"):
+            out.append(int(token == "true"))
+            continue
+        try:
+            out.append(int(token))
+        except ValueError:
+            return None
+    return out
+
+
+def mzn_values(text: str) -> tuple[dict[str, list[int]], str]:
+    """The assignments of one solution's text (``%`` comment lines left out), and a problem
+    when one of them is no integer value or none is there at all."""
+    text = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("%"))
+    values: dict[str, list[int]] = {}
+    for name, value in MZN_ASSIGNMENT.findall(text):
+        ints = mzn_ints(value)
+        if ints is None:
+            return {}, f"the value of {name} is not integers: {' '.join(value.split())[:80]!r}"
+        values[name] = ints
+    if not values:
+        return {}, f"a solution ({SOLUTION_END}) without 'name = value;' assignments"
+    return values, ""
+
+
+def read_minizinc(stdout: str, _file: str, code: int) -> Answer:
+    """The last solution MiniZinc printed, or its status marker (see the module docstring)."""
+    lines = [line.strip() for line in stdout.splitlines()]
+    statuses = {MZN_STATUS[line] for line in lines if line in MZN_STATUS}
+    if "error" in statuses:
+        raise NoAnswer("=====ERROR=====")
+    ends = [i for i, line in enumerate(lines) if line == SOLUTION_END]
+    if not ends:
+        if "infeasible" in statuses:
+            return Answer("infeasible")
+        if statuses or code == 0:
+            return Answer("unknown")
+        raise NoAnswer(f"exit code {code} and no solution or status line")
+    if "infeasible" in statuses:
+        return Answer("unknown", None, "a solution and =====UNSATISFIABLE===== both")
+    start = ends[-2] + 1 if len(ends) > 1 else 0
+    chunk = "\n".join(line for line in lines[start:ends[-1]] if line != SEARCH_COMPLETE)
+    values, problem = mzn_values(chunk)
+    return Answer("solved", values or None, problem)
+
+
 OUTPUTS: dict[str, Convention] = {
     "sat-competition": Convention(read_sat_competition, doc="s and v lines, exit 10/20"),
     "minisat": Convention(read_minisat, needs_file=True,
@@ -207,5 +289,7 @@ OUTPUTS: dict[str, Convention] = {
                                doc="CBC's solution file: a status line, then index name value"),
     "glpk-solution": Convention(read_glpk, needs_file=True,
                                 doc="GLPK's raw solution file: s mip ... STATUS, j lines"),
+    "minizinc": Convention(read_minizinc, doc="MiniZinc's dzn solutions ending ----------, "
+                           "=====UNSATISFIABLE=====, =====UNKNOWN====="),
     "family": Convention(read_family, doc="the family's solution format; exit 0, or 20 for none"),
 }

@@ -154,10 +154,11 @@ def program_solver(tool: Tool, source: Source) -> Callable[..., Outcome]:
             left = budget.remaining()
             if left <= 0:
                 return Outcome("unknown", t_encode=t_encode, note="the budget ran out while "
-                               f"the input file was written")
+                               "the input file was written")
             answer_path = folder / "answer.txt"
             values = {"executable": path, "input": str(input_path), "output": str(answer_path),
                       "timeout": max(1, math.ceil(left)), "seconds": f"{left:.3f}",
+                      "milliseconds": max(1000, int(left * 1000)),
                       "seed": int(seed), "threads": budget.cores, "memory": budget.mem_mb}
             ran = run_program(tool.argv(values), folder)
             if ran.cut:

@@ -149,7 +149,7 @@ def assert_solved(instance: Instance, out) -> None:
 def test_registered_in_the_latin_family(name):
     spec = lookup(name, "latin")
     assert spec.family == "latin" and spec.module.startswith("encoders.latin_")
-    assert set(spec.exports) == {"sat": {"cnf"}, "xcc": {"dlx"}, "cpsat": set(),
+    assert set(spec.exports) == {"sat": {"cnf"}, "xcc": {"dlx"}, "cpsat": {"mzn"},
                                  "ilp-highs": {"mps", "lp"}, "ilp-cbc": set()}[name]
     spec.prepare()
 

@@ -102,7 +102,7 @@ def test_registered_in_the_sudoku_family(name):
     spec = lookup(name, "sudoku")
     assert spec.family == "sudoku" and spec.module.startswith("encoders.sudoku_")
     assert spec.defaults()["unique"] is True
-    assert set(spec.exports) == {"sat": {"cnf"}, "xcc": {"dlx"}, "cpsat": set(),
+    assert set(spec.exports) == {"sat": {"cnf"}, "xcc": {"dlx"}, "cpsat": {"mzn"},
                                  "ilp-highs": {"mps", "lp"}, "ilp-cbc": set()}[name]
     spec.prepare()
 

@@ -15,7 +15,8 @@ GOOD = {"name": "prog", "executable": "prog", "paradigm": "sat", "input": "cnf",
 
 def test_the_shipped_adapters_load_and_register_per_source():
     tools = load_tools(SHIPPED)
-    assert {t.name for t in tools} == {"cadical", "minisat", "picosat", "cryptominisat", "cbc", "glpk"}
+    assert {t.name for t in tools} == {"cadical", "minisat", "picosat", "cryptominisat", "cbc",
+                                       "glpk", "gecode"}
     for tool in tools:
         for source in tool.sources:
             family = source.split(":")[1].split("/")[0]
@@ -67,11 +68,14 @@ def test_a_program_that_is_not_installed_says_so():
 
 def test_the_command_line_fills_every_placeholder():
     tool = parse_tool({**GOOD, "command": ["{executable}", "-t", "{timeout}", "--seed={seed}",
-                                           "{input}", "{output}", "{threads}", "{memory}"]},
+                                           "{input}", "{output}", "{threads}", "{memory}",
+                                           "--ms={milliseconds}"]},
                       "t")
     argv = tool.argv({"executable": "/bin/prog", "input": "in.cnf", "output": "out",
-                      "timeout": 3, "seconds": "2.5", "seed": 7, "threads": 1, "memory": 900})
-    assert argv == ["/bin/prog", "-t", "3", "--seed=7", "in.cnf", "out", "1", "900"]
+                      "timeout": 3, "seconds": "2.5", "milliseconds": 2500, "seed": 7,
+                      "threads": 1, "memory": 900})
+    assert argv == ["/bin/prog", "-t", "3", "--seed=7", "in.cnf", "out", "1", "900",
+                    "--ms=2500"]
 
 
 def test_installing_a_program_changes_the_solver_index_fingerprint(tmp_path, monkeypatch):

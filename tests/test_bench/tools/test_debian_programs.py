@@ -40,3 +40,16 @@ def test_the_program_agrees_with_the_in_process_solver(name, module, family, tmp
         path = tmp_path / "blocked.json"
         path.write_text(json.dumps(BLOCKED))
         assert bench.solve(str(path), f"latin/{name}", timeout=60)["status"] == "infeasible"
+
+
+@pytest.mark.parametrize("name", ["cbc", "glpk"])
+def test_an_ilp_program_on_the_edge_matching_score_model_is_an_error_that_says_why(name):
+    """Only the feasibility model's answer is read: a score model's claim (an optimum, an
+    incumbent at a stop) is not in the solution file's conventions. (GLPK does not even read
+    that file: free MPS has no OBJSENSE section for it; its error is its own.)"""
+    tool = TOOLS[name]
+    if tool.path() is None:
+        pytest.skip(tool.missing_message())
+    row = bench.solve(SOLVABLE["edgematch"], f"edgematch/{name}", timeout=60, maximize="joins")
+    assert row["status"] == "error", row
+    assert ("maximize='none' only" if name == "cbc" else "glpsol") in row["message"], row

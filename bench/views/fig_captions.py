@@ -54,7 +54,9 @@ def _caption_ladder(lad: LadderView, table: pd.DataFrame) -> str:
         text += "; runs skipped after the ladder stopped climbing are marked in a band above it"
     if table["at_cliff"].any():
         text += "; a triangle marks each config's cliff (first rung solved on less than half)"
-    return text + "."
+    return text + (". Below: the solved fraction per rung with its 95% Wilson interval, and "
+                   "each config's fitted cliff (50% crossing of a logistic fit) as a diamond "
+                   "with its 95% bootstrap interval.")
 
 
 def _caption_cactus(lad: LadderView, table: pd.DataFrame) -> str:

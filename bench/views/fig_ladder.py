@@ -7,6 +7,13 @@ configs side by side in it, and joins nothing. Above the plot, in order: the bud
 the failed runs on it, the cliff triangles, and (when any run was skipped) a grey band holding
 the skipped runs, each in its config's marker, hollow: a skipped run was never made, and is not
 drawn as a failure.
+
+Below the times, a second panel on the same x axis: each config's solved fraction per rung
+(successes / runs, skipped runs counting as unsolved) with its 95% Wilson interval as error
+bars, and the config's fitted cliff (the 50% crossing of the report's logistic fit) as a
+diamond on the one-half line with its 95% bootstrap interval as a horizontal error bar; an
+end of the interval that lies outside the ladder runs to the edge of the axis and ends in an
+arrow head, and a crossing outside the ladder is not drawn.
 """
 
 from __future__ import annotations
@@ -84,6 +91,44 @@ def _medians(ax: Any, x: np.ndarray, sub: pd.DataFrame, look: Look, ordered: boo
                        label=look.label, zorder=3)
 
 
+def _fractions(ax: Any, x: np.ndarray, sub: pd.DataFrame, look: Look, ordered: bool) -> None:
+    """One config's solved fraction per rung with its Wilson interval."""
+    runs = floats(sub["runs"])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        fraction = floats(sub["solved"]) / runs
+    low, high = floats(sub["solved_low"]), floats(sub["solved_high"])
+    spread = np.nan_to_num(np.clip(np.vstack([fraction - low, high - fraction]), 0, None))
+    ax.errorbar(x, fraction, yerr=spread, color=look.colour, marker=look.marker, ms=3,
+                ls=look.dash if ordered else "none", lw=0.9, elinewidth=0.7, capsize=1.5,
+                zorder=3)
+
+
+def _fitted_cliff(ax: Any, sub: pd.DataFrame, look: Look, offset: float,
+                  edges: tuple[float, float]) -> None:
+    """One config's fitted cliff on the one-half line, its interval a horizontal bar (an end
+    outside the ladder drawn to the axis edge with an arrow head); nothing when the crossing
+    itself lies outside the ladder."""
+    row = sub.iloc[0]
+    point = float(row["fit_x"]) if pd.notna(row["fit_x"]) else math.nan
+    if not math.isfinite(point):
+        return
+    y = 0.5 + offset
+    ends = []
+    for column, where, edge in (("fit_x_low", "fit_low_where", edges[0]),
+                                ("fit_x_high", "fit_high_where", edges[1])):
+        value = row[column]
+        open_end = pd.isna(value) and isinstance(row[where], str) and row[where] != "within"
+        ends.append((edge if open_end else float(value) if pd.notna(value) else point,
+                     open_end))
+    (low, low_open), (high, high_open) = ends
+    ax.errorbar([point], [y], xerr=[[max(point - low, 0)], [max(high - point, 0)]], ls="",
+                marker="D", ms=3.6, color=look.colour, mec="black", mew=0.4, elinewidth=1.0,
+                capsize=0 if (low_open or high_open) else 2.0, zorder=5)
+    for end, is_open, shape in ((low, low_open, "<"), (high, high_open, ">")):
+        if is_open:
+            ax.plot([end], [y], ls="", marker=shape, ms=3.5, color=look.colour, zorder=5)
+
+
 def _mark_legend(table: pd.DataFrame, budget: float) -> list[Any]:
     """Legend entries for the budget line and each mark the plot holds."""
     label = f"budget ({seconds(budget)})" if math.isfinite(budget) else "failed (no budget known)"
@@ -98,6 +143,9 @@ def _mark_legend(table: pd.DataFrame, budget: float) -> list[Any]:
     if (floats(table["skipped"]) > 0).any():
         marks.append(Line2D([], [], ls="", marker="s", ms=4, color="0.2", mfc="none",
                             label="skipped (not run)"))
+    if "fit_x" in table and table["fit_x"].notna().any():
+        marks.append(Line2D([], [], ls="-", lw=1.0, marker="D", ms=3.6, color="0.2",
+                            mec="black", mew=0.4, label="fitted cliff, 95% interval"))
     return marks
 
 
@@ -138,8 +186,10 @@ def draw_ladder(table: pd.DataFrame, looks: dict[str, Look], *, title: str,
     marks = _mark_legend(table, finite_max(table["budget_s"]))
     rows = legend_rows([[looks[c].label for c in configs], [m.get_label() for m in marks]],
                        width)
-    fig = new_figure(width, 2.9 + 0.2 * rows)
-    ax = fig.add_subplot()
+    fig = new_figure(width, 4.1 + 0.2 * rows)
+    grid = fig.add_gridspec(2, 1, height_ratios=[2.6, 1.2])
+    ax = fig.add_subplot(grid[0])
+    below = fig.add_subplot(grid[1], sharex=ax)
     log_axis(ax, "y")
     times = np.concatenate([floats(table[c]) for c in ("t_median", "t_q25", "t_q75")])
     times = times[np.isfinite(times) & (times > 0)]
@@ -147,18 +197,29 @@ def draw_ladder(table: pd.DataFrame, looks: dict[str, Look], *, title: str,
     line = budget if math.isfinite(budget) else (times.max() * 3 if len(times) else 1.0)
     offsets = _offsets(rungs["x"].to_numpy(float), len(configs), ordered)
     handles = []
-    for offset, config in zip(offsets, configs, strict=True):
+    _x_axis(below, rungs, ordered, rung_axis)
+    edges = below.get_xlim()
+    y_shifts = (np.arange(len(configs)) - (len(configs) - 1) / 2) * min(0.015, 0.12 / len(configs))
+    for offset, shift, config in zip(offsets, y_shifts, configs, strict=True):
         sub = table[table["config"] == config].sort_values("rung_index")
         x = floats(sub["x"]) + offset
         handles.append(_medians(ax, x, sub, looks[config], ordered))
         _rows_of_marks(ax, x, sub, looks[config], line)
+        _fractions(below, x, sub, looks[config], ordered)
+        if "fit_x" in sub:
+            _fitted_cliff(below, sub, looks[config], float(shift), edges)
     ax.axhline(line, color="0.45", ls="--", lw=0.7, zorder=1)
     skipped = (floats(table["skipped"]) > 0).any()
     if skipped:
         _skip_band(ax, line)
     top = line * (SKIP_BAND[1] * 1.15 if skipped else CLIFF_ROW * 1.8)
     ax.set_ylim(times.min() / 2.5 if len(times) else line / 1e3, top)
-    _x_axis(ax, rungs, ordered, rung_axis)
+    ax.tick_params(labelbottom=False)
+    ax.set_xlabel("")
+    below.axhline(0.5, color="0.6", ls=":", lw=0.7, zorder=1)
+    below.set_ylim(-0.05, 1.05)
+    below.set_yticks([0, 0.5, 1])
+    below.set_ylabel("solved\n(95% Wilson)")
     ax.set_ylabel("wall time, s (median, IQR)")
     ax.set_title(title)
     legend_below(fig, [handles, marks])

@@ -21,7 +21,10 @@ config) is never drawn as a failure: every kind shows it apart. Kinds:
   Nim) the rungs are categories: each config is a point per rung, side by side, never joined.
   Failed runs sit on the budget line (x: timeout or memout; o: unknown, the solver gave up;
   \\*: crash, error or wrong), skipped runs in a band of their own above it, each config's cliff
-  as a triangle.
+  as a triangle. Below it, a panel of the solved fraction per rung with its 95% Wilson interval,
+  and each config's fitted cliff (the report's: the 50% crossing of a logistic fit) as a
+  point at one half with its 95% bootstrap interval as a horizontal bar (an end outside the
+  ladder runs to the axis edge with an arrow).
 - ``cactus`` (per ladder): instances solved against time; ``profile``: Dolan-More performance
   profiles (fraction of instances a config solves within a factor tau of the best config). An
   instance's time for a config is the median over its runs, a failure counting as infinite; the
@@ -296,11 +299,13 @@ def _ladder_table(lad: _Ladder, summary: pd.DataFrame, cliffs: pd.DataFrame
         "budget_s": g["budget_s"].max(),
     }).reset_index()
     mine = summary[(summary["family"] == lad.family) & (summary["ladder"] == lad.ladder)]
-    table = mine[["family", "ladder", *_RUNG, "config", "runs", "solved", "t_median"]].merge(
-        extra, on=[*_RUNG, "config"], how="left")
+    table = mine[["family", "ladder", *_RUNG, "config", "runs", "solved", "solved_low",
+                  "solved_high", "t_median"]].merge(extra, on=[*_RUNG, "config"], how="left")
     cliff = cliffs[(cliffs["family"] == lad.family) & (cliffs["ladder"] == lad.ladder)]
-    table = table.merge(cliff[["config", "cliff_rung", "cliff_rung_index"]], on="config",
-                        how="left")
+    table = table.merge(cliff[["config", "cliff_rung", "cliff_rung_index", "fit_axis",
+                               "fit_cliff", "fit_cliff_low", "fit_cliff_high", "fit_where",
+                               "fit_low_where", "fit_high_where"]],
+                        on="config", how="left")
     table["at_cliff"] = (table["rung_index"].astype("Float64")
                          == table["cliff_rung_index"].astype("Float64")).fillna(False).astype(bool)
     table.insert(2, "rung_param", lad.rung_param or "")
@@ -309,8 +314,34 @@ def _ladder_table(lad: _Ladder, summary: pd.DataFrame, cliffs: pd.DataFrame
     where = lad.positions or order
     table.insert(6, "x", table["rung_index"].map(lambda r: where[int(r)]).astype(float))
     table.insert(8, "label", _labels_of(lad, table["config"]))
+    table = _fit_on_x(table)
     ordered = table.sort_values(["rung_index", "config"], kind="stable").reset_index(drop=True)
-    return ordered.drop(columns=["cliff_rung_index"])
+    return ordered.drop(columns=["cliff_rung_index", "fit_axis", "fit_cliff", "fit_cliff_low",
+                                 "fit_cliff_high"])
+
+
+def _fit_on_x(table: pd.DataFrame) -> pd.DataFrame:
+    """The fitted cliff and its interval (the report's, on its axis: rung value or
+    rung_index) as x positions of the plot (``fit_x``, ``fit_x_low``, ``fit_x_high``),
+    interpolated between the rungs' positions; NaN outside the ladder (``fit_where`` says
+    which side)."""
+    rungs = table.drop_duplicates("rung_index").sort_values("rung_index")
+    index = rungs["rung_index"].to_numpy(float)
+    x = rungs["x"].to_numpy(float)
+    values = {"rung_index": index}
+    try:
+        values["rung"] = np.array([float(r) for r in rungs["rung"]])
+    except ValueError:
+        pass
+    out = {}
+    for name, column in (("fit_x", "fit_cliff"), ("fit_x_low", "fit_cliff_low"),
+                         ("fit_x_high", "fit_cliff_high")):
+        at = []
+        for axis, value in zip(table["fit_axis"], table[column], strict=True):
+            known = isinstance(axis, str) and axis in values and not pd.isna(value)
+            at.append(float(np.interp(float(value), values[axis], x)) if known else np.nan)
+        out[name] = at
+    return table.assign(**out)
 
 
 def _instance_costs(rows: pd.DataFrame) -> pd.DataFrame:

@@ -40,8 +40,8 @@ from typing import Any
 import pandas as pd
 
 from bench.table.store import MANIFEST, load, sweep_dir
+from bench.views import confidence, stats
 from bench.views import report as rpt
-from bench.views import stats
 from bench.views.report_boards import Picture, compact_image, draw_pictures
 from bench.views.report_runs import run_records
 
@@ -322,13 +322,21 @@ def _grid_row(config: str, rungs: list[str], cells: dict[str, str], tail: list[s
 
 
 def _tail_cells(total: Any, rung_index: dict[str, Any], pseudo: bool,
-                with_score: bool) -> list[str]:
-    """A config's cliff (sorts by rung), PAR-2 and score cells."""
+                with_score: bool, fits: dict[str, Any]) -> list[str]:
+    """A config's cliff (sorts by rung), fitted cliff with its 95% interval (sorts by
+    position), PAR-2 and score cells."""
     tail = []
     if not pseudo:
         cliff = _label(total.cliff_rung)
         order = rung_index.get(cliff, 10**9) if cliff else 10**9
         tail.append(f'<td class="text" data-v="{order}">{_e(cliff or "never")}</td>')
+        fit = fits.get(total.config)
+        if fit is None:
+            tail.append("<td></td>")
+        else:
+            outside = {confidence.BELOW: "-1e9", confidence.BEYOND: "1e9"}
+            key = _number(fit.fit_cliff) or outside.get(_label(fit.fit_where))
+            tail.append(f'<td{_attrs(class_="text", data_v=key)}>{_e(rpt.fit_text(fit))}</td>')
     tail.append(f'<td{_attrs(data_v=_number(total.par2))}>{_e(rpt.fmt_time(total.par2))}</td>')
     if with_score:
         vbs = total.config == stats.VIRTUAL_BEST
@@ -351,11 +359,15 @@ def grid_html(page: Page, family: str, ladder: str) -> str:
     for cell in cells.itertuples(index=False):
         by_config.setdefault(cell.config, {})[cell.rung] = _grid_cell(cell, with_optimal,
                                                                       family, ladder)
+    cliffs = page.report.cliffs
+    fits = {c.config: c for c in cliffs[(cliffs["family"] == family)
+                                        & (cliffs["ladder"] == ladder)].itertuples()}
     rows = [_grid_row(t.config, rungs, by_config.get(t.config, {}),
-                      _tail_cells(t, rung_index, pseudo, with_score))
+                      _tail_cells(t, rung_index, pseudo, with_score, fits))
             for t in totals.itertuples(index=False)]
     headers = [("config", True), *((r or "all", False) for r in rungs)]
-    headers += ([] if pseudo else [("cliff", True)]) + [("PAR-2 s", False)]
+    headers += ([] if pseudo else [("cliff", True), ("fitted cliff (95%)", True)])
+    headers += [("PAR-2 s", False)]
     headers += [("score", False)] if with_score else []
     return _table(headers, rows, kind="grid") + _grid_legend(with_optimal,
                                                              family if with_score else None)
@@ -367,7 +379,9 @@ def _grid_legend(with_optimal: bool, family: str | None) -> str:
     form = "solved/optimal/failed" if with_optimal else "solved/failed"
     legend = (f"Cells: {form} runs of the config on the rung (the virtual best counts "
               "instances); a click shows those runs. cliff: first rung solved on less than "
-              "half its runs. PAR-2: mean seconds a run, a failure counting twice its budget."
+              "half its runs. fitted cliff: 50% crossing of a monotone logistic fit of the solved "
+              "fraction along the ladder (rung value, else rung index), with its 95% bootstrap "
+              "interval. PAR-2: mean seconds a run, a failure counting twice its budget."
               + ("" if family is None else " " + rpt.score_legend([family])))
     return f'<p class="note">{_e(legend)}</p>'
 
@@ -386,6 +400,41 @@ def stats_html(page: Page, family: str, ladder: str) -> str:
         body.append(f'<tr{_attrs(data_config=row["config"])}>{tds}</tr>')
     headers = [(h, not right) for h, _, _, right in spec]
     return ("<details><summary>Every statistic per rung and config</summary>"
+            f'<p class="note">{_e(rpt.INTERVAL_NOTE.replace("`", ""))}</p>'
+            + _table(headers, body) + "</details>")
+
+
+def paired_html(page: Page, family: str, ladder: str) -> str:
+    """The ladder's paired comparisons, folded: per rung and over the ladder, each with its
+    counts, Holm-adjusted p-values and verdict (nothing when no two configs share instances)."""
+    table = page.report.paired
+    mine = table[(table["family"] == family) & (table["ladder"] == ladder)] if len(table) \
+        else table
+    if mine.empty:
+        return ""
+    body = []
+    for row in mine.itertuples(index=False):
+        cells = [(row.rung, True, _number(row.rung_index)), (row.config_a, True, None),
+                 (row.config_b, True, None), (row.pairs, False, _number(row.pairs)),
+                 (row.wins_a, False, _number(row.wins_a)), (row.ties, False, _number(row.ties)),
+                 (row.wins_b, False, _number(row.wins_b)),
+                 (rpt._fmt_p(row.sign_p_holm), False, _number(row.sign_p_holm)),
+                 (rpt._fmt_p(row.wilcoxon_p_holm), False, _number(row.wilcoxon_p_holm)),
+                 (row.verdict, True, None),
+                 (rpt._fmt_needed(row.needed_pairs), False, _number(row.needed_pairs))]
+        tds = "".join(f'<td{_attrs(class_="text" if text else None, data_v=key)}>'
+                      f"{_e(_label(value))}</td>" for value, text, key in cells)
+        beats = " beats " in str(row.verdict)
+        pair = json.dumps([row.config_a, row.config_b])
+        body.append(f'<tr{_attrs(class_="beats" if beats else None, data_configs=pair)}>'
+                    f"{tds}</tr>")
+    headers = [("rung", True), ("A", True), ("B", True), ("pairs", False), ("W", False),
+               ("T", False), ("L", False), ("sign p (Holm)", False),
+               ("Wilcoxon p (Holm)", False), ("verdict", True), ("needed", False)]
+    wins = int(mine["verdict"].str.contains(" beats ").sum())
+    note = rpt.PAIRED_NOTE.format(m=len(table))
+    return (f"<details><summary>Paired comparisons ({_plural(len(mine), 'comparison')}, "
+            f"{wins} telling configs apart)</summary><p class=\"note\">{_e(note)}</p>"
             + _table(headers, body) + "</details>")
 
 
@@ -467,6 +516,7 @@ def ladder_html(page: Page, family: str, ladder: str, placed: set[int]) -> str:
     return (f'<article class="ladder"{_attrs(data_family=family, data_ladder=ladder)}>'
             f'<h3>{_e(name)}</h3><p class="meta">{_e(_ladder_meta(page, family, ladder))}</p>'
             + grid_html(page, family, ladder) + stats_html(page, family, ladder)
+            + paired_html(page, family, ladder)
             + figures_html(page, family, ladder) + boards_html(page, family, ladder, placed)
             + "</article>")
 

@@ -151,6 +151,11 @@ function applyToSummaries(f) {
   for (const row of document.querySelectorAll("tr[data-config]")) {
     row.classList.toggle("hidden", Boolean(f.config) && row.dataset.config !== f.config);
   }
+  // a paired comparison stays while either of its two configs is chosen
+  for (const row of document.querySelectorAll("tr[data-configs]")) {
+    const pair = JSON.parse(row.dataset.configs);
+    row.classList.toggle("hidden", Boolean(f.config) && !pair.includes(f.config));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -23,11 +23,18 @@ table, comma separated, NA as an empty field, no index. Columns, in this order:
     runs, solved, optimal, unknown, timeout, memout, crash, error, wrong, skipped,
     t_median, t_max, par2, per_second, encode_mean, solve_mean, nodes_median, guesses_mean,
     conflicts_median, score_median, max_score,
-    cliff_rung, cliff_rung_index, last_solved_rung, last_solved_rung_index, at_cliff
+    solved_low, solved_high, t_median_low, t_median_high, par2_low, par2_high,
+    cliff_rung, cliff_rung_index, last_solved_rung, last_solved_rung_index, at_cliff,
+    fit_axis, fit_cliff, fit_cliff_low, fit_cliff_high, fit_where, fit_low_where,
+    fit_high_where
 
-The four ``cliff_*`` / ``last_solved_*`` columns repeat, on every row of a (family, ladder,
-config), that config's entry of :func:`~bench.views.stats.cliffs` (empty when it never falls,
-and on pseudo-ladder rows). ``at_cliff`` is ``True`` on exactly the row whose rung is the
+The ``*_low`` / ``*_high`` columns are 95% intervals (:mod:`bench.views.confidence`): Wilson
+for the solved fraction (as fractions of ``runs``), percentile bootstrap for the median time
+and PAR-2. The ``cliff_*`` / ``last_solved_*`` and ``fit_*`` columns repeat, on every row of a
+(family, ladder, config), that config's entry of :func:`~bench.views.stats.cliffs` (empty when
+it never falls, and on pseudo-ladder rows); ``fit_*`` is the fitted cliff, a position on
+``fit_axis`` with its interval, empty where it lies outside the ladder (``fit_*where`` then
+says on which side). ``at_cliff`` is ``True`` on exactly the row whose rung is the
 config's cliff, ``False`` elsewhere, so ``df[df.at_cliff]`` is the cliff table.
 ``pandas.read_csv`` reads it back as is (pass ``dtype={"rung": str, "cliff_rung": str,
 "last_solved_rung": str}`` to keep labels as text).
@@ -44,6 +51,7 @@ from typing import Any
 import pandas as pd
 
 import instances
+from bench.views import confidence, paired
 from bench.views.stats import (
     FAILURES,
     PSEUDO_LADDER,
@@ -57,6 +65,26 @@ from bench.views.stats import (
 )
 from instances.common import InstanceError
 
+#: How the intervals and tests are made, said in every rendering (json: ``methods``).
+METHODS = {
+    "intervals": "95%: Wilson score interval for solved fractions; percentile bootstrap "
+                 f"({confidence.RESAMPLES} resamples, seeded by the group) for median times "
+                 "and PAR-2",
+    "fitted_cliff": "50% crossing of a monotone decreasing logistic fit (maximum likelihood) "
+                    "of the solved fraction along the ladder; 95% interval by bootstrap of the "
+                    "runs within each rung",
+    "paired": "pairs: two configs on the same instance, repeat and seed; PAR-2 terms; "
+              "two-sided exact sign test (verdicts) and Wilcoxon signed-rank test, each "
+              "Holm-adjusted over all comparisons of the report; beats: adjusted p < 0.05",
+    "needed_pairs": "smallest number of paired instances at the observed win fraction (and "
+                    "share of ties) whose exact sign test gives p < 0.05/m, m the number of "
+                    "comparisons (Bonferroni, Holm's strictest step)",
+}
+#: The sentence above the summary saying what its intervals are.
+INTERVAL_NOTE = ("Intervals are 95%: `solved 95%` is the Wilson interval of the solved "
+                 "fraction (solved / runs); `t med 95%` and `PAR-2 95%` are percentile bootstrap "
+                 f"intervals ({confidence.RESAMPLES} resamples, seeded by the row's key, so the "
+                 "same table gives the same interval).")
 #: Output formats of :func:`render`.
 FORMATS = ("markdown", "csv", "json")
 #: At most this many disagreements / wrong answers are listed in markdown (all in json).
@@ -105,6 +133,8 @@ def _json(report: Report) -> str:
         "virtual_best": _records(report.virtual_best),
         "disagreements": _records(report.disagreements),
         "wrong": _records(report.wrong),
+        "paired": _records(report.paired),
+        "methods": METHODS,
     }
     return json.dumps(doc, indent=2, allow_nan=False) + "\n"
 
@@ -112,12 +142,14 @@ def _json(report: Report) -> str:
 def _csv(report: Report) -> str:
     """The summary joined with each config's cliff (see the module docstring for the layout)."""
     summary = report.summary
-    cliff_cols = ["cliff_rung", "cliff_rung_index", "last_solved_rung", "last_solved_rung_index"]
+    cliff_cols = ["cliff_rung", "cliff_rung_index", "last_solved_rung", "last_solved_rung_index",
+                  *confidence.FIT_COLUMNS]
     joined = summary.merge(report.cliffs[["family", "ladder", "config", *cliff_cols]],
                            on=["family", "ladder", "config"], how="left")
     at_cliff = (joined["rung_index"].astype("Float64") ==
                 joined["cliff_rung_index"].astype("Float64")).fillna(False)
-    joined["at_cliff"] = at_cliff.astype(bool)
+    joined.insert(joined.columns.get_loc("last_solved_rung_index") + 1, "at_cliff",
+                  at_cliff.astype(bool))
     joined.insert(0, "sweep", report.sweep)
     return joined.to_csv(index=False, lineterminator="\n")
 
@@ -239,6 +271,11 @@ def summary_spec(summary: pd.DataFrame, text: Any = None) -> list[ColumnSpec]:
              ("encode", "encode_mean", fmt_time), ("solve", "solve_mean", fmt_time),
              ("nodes", "nodes_median", _fmt_count), ("guesses", "guesses_mean", _fmt_rate),
              ("conflicts", "conflicts_median", _fmt_count), ("score/max", "_score", text)]
+    if "_solved_ci" in summary:  # the 95% intervals, each beside its statistic
+        stats[1:1] = [("t med 95%", "_t_ci", text)]
+        stats.insert(0, ("solved 95%", "_solved_ci", text))
+        stats.insert(stats.index(("PAR-2", "par2", fmt_time)) + 1,
+                     ("PAR-2 95%", "_par2_ci", text))
     spec += [(h, c, f, True) for h, c, f in stats if c in summary and _has_values(summary, c)]
     return spec
 
@@ -253,7 +290,60 @@ def with_score_cell(summary: pd.DataFrame) -> pd.DataFrame:
         return pd.NA if _isna(best) else f"{_fmt_count(median)}/{_fmt_count(best)}"
     scores = [cell(m, b) for m, b in zip(summary["score_median"], summary["max_score"],
                                          strict=True)]
-    return summary.assign(_score=pd.Series(scores, index=summary.index, dtype=object))
+    return summary.assign(_score=pd.Series(scores, index=summary.index, dtype=object),
+                          **interval_cells(summary))
+
+
+def fmt_interval(low: Any, high: Any, fmt: Any = None) -> Any:
+    """An interval as one cell, ``low-high`` in ``fmt`` (default :func:`fmt_time`); NA if
+    either end is."""
+    fmt = fmt_time if fmt is None else fmt
+    return pd.NA if _isna(low) or _isna(high) else f"{fmt(low)}-{fmt(high)}"
+
+
+def _fmt_fraction(value: Any) -> str:
+    """A fraction with two decimals: ``0.49``."""
+    return "-" if _isna(value) else f"{float(value):.2f}"
+
+
+def interval_cells(summary: pd.DataFrame) -> dict[str, pd.Series]:
+    """The summary's 95% intervals as text cells: ``_solved_ci`` (the solved fraction's
+    Wilson interval), ``_t_ci`` and ``_par2_ci`` (bootstrap intervals, seconds)."""
+    if "solved_low" not in summary:
+        return {}
+    def cells(low: str, high: str, fmt: Any) -> pd.Series:
+        values = [fmt_interval(a, b, fmt) for a, b in zip(summary[low], summary[high],
+                                                           strict=True)]
+        return pd.Series(values, index=summary.index, dtype=object)
+    return {"_solved_ci": cells("solved_low", "solved_high", _fmt_fraction),
+            "_t_ci": cells("t_median_low", "t_median_high", fmt_time),
+            "_par2_ci": cells("par2_low", "par2_high", fmt_time)}
+
+
+def _fmt_position(value: float) -> str:
+    """A fitted position on a ladder's axis, 3 significant digits."""
+    return f"{float(f'{float(value):.3g}'):g}"
+
+
+def fit_text(row: Any, compact: bool = False) -> str:
+    """A config's fitted cliff as text, from a row of the cliffs table: ``15.4 (14.7-16.1)``,
+    or where it lies outside the ladder ``below the first rung`` / ``beyond the last rung``
+    (``compact``: ``<first`` / ``>last``, for the terminal); ``-`` where there is no fit."""
+    def end(value: Any, where: Any) -> str:
+        if not _isna(value):
+            return _fmt_position(value)
+        if compact:
+            return {confidence.BELOW: "<first", confidence.BEYOND: ">last"}.get(where, "-")
+        return "-" if _isna(where) else str(where)
+    where = getattr(row, "fit_where", pd.NA)
+    if _isna(where):
+        return "-"
+    point = end(row.fit_cliff, where)
+    low, high = end(row.fit_cliff_low, row.fit_low_where), end(row.fit_cliff_high,
+                                                               row.fit_high_where)
+    if low == high == point:
+        return point
+    return f"{point} ({low} to {high})" if not compact else f"{point} ({low}-{high})"
 
 
 def _md_summary(report: Report) -> str:
@@ -265,13 +355,14 @@ def _md_summary(report: Report) -> str:
         return "## Summary\n\nno runs"
     summary = with_score_cell(report.summary)
     families = sorted(set(summary["family"]))
+    head, tail = "## Summary\n\n", f"\n\n{INTERVAL_NOTE}"
     if len(families) == 1:
-        return "## Summary\n\n" + _columns_view(summary, summary_spec(summary))
+        return head + _columns_view(summary, summary_spec(summary)) + tail
     parts = []
     for family in families:
         rows = summary[summary["family"] == family]
         parts.append(f"### {family or '(no family)'}\n\n" + _columns_view(rows, summary_spec(rows)))
-    return "## Summary\n\n" + "\n\n".join(parts)
+    return head + "\n\n".join(parts) + tail
 
 
 def _md_virtual_best(report: Report) -> str:
@@ -297,8 +388,83 @@ def _md_cliffs(report: Report) -> str:
             ("last fully solved", "last_solved_rung", _fmt_text, False)]
     if report.cliffs["family"].nunique() > 1:
         spec.insert(0, ("family", "family", _fmt_text, False))
+    table = report.cliffs.assign(_fit=[fit_text(r) for r in report.cliffs.itertuples()])
+    spec += [("fitted cliff (95% CI)", "_fit", _fmt_text, False),
+             ("on", "fit_axis", _fmt_text, False)]
     return ("## Cliffs\n\nFirst rung solved on less than half of its runs (skipped runs count "
-            "as unsolved).\n\n" + _columns_view(report.cliffs, spec))
+            "as unsolved); fitted cliff: the 50% crossing of a monotone decreasing logistic "
+            "fit (maximum likelihood) of the solved fraction against the rung value (`on` "
+            "`rung`) or rung_index, its 95% interval from "
+            f"{confidence.RESAMPLES} bootstrap resamples of the runs within each rung.\n\n"
+            + _columns_view(table, spec))
+
+
+def paired_lines(table: pd.DataFrame, family: str, ladder: str, most: int = 3) -> list[str]:
+    """The terminal's line about a ladder's paired comparisons over the whole ladder: the
+    verdicts that tell configs apart (at most ``most``), or that none does; nothing when no
+    two configs shared instances."""
+    mine = table[(table["family"] == family) & (table["ladder"] == ladder)
+                 & (table["rung"] == paired.WHOLE_LADDER)] if len(table) else table
+    if mine.empty:
+        return []
+    beats = [v.replace(" on the whole ladder", "").replace(", Holm-adjusted", "")
+             for v in mine["verdict"] if " beats " in v]
+    head = "paired over the ladder (sign test, Holm-adjusted): "
+    if not beats:
+        return _wrap(head + f"no config beats another with these seeds ({len(mine)} pair"
+                     f"{'s' * (len(mine) != 1)} of configs).", indent="  ")
+    more = f"; and {len(beats) - most} more" if len(beats) > most else ""
+    return _wrap(head + "; ".join(beats[:most]) + more + ".", indent="  ")
+
+
+def _fmt_p(value: Any) -> str:
+    """A p-value to 2 significant digits (``<0.0001`` below)."""
+    if _isna(value):
+        return "-"
+    return "<0.0001" if value < 1e-4 else f"{float(value):.2g}"
+
+
+def _fmt_needed(value: Any) -> str:
+    """Paired instances needed: a count, ``>100000``, or blank where not asked."""
+    if _isna(value):
+        return ""
+    return f">{paired.MAX_NEEDED}" if math.isinf(value) else str(int(value))
+
+
+PAIRED_NOTE = ("Configs run on the same instances (same instance, repeat and seed), compared "
+               "pair by pair on PAR-2 terms: W/T/L are A's wins, ties (both failed, or within "
+               f"{paired.TIE_SECONDS} s or {paired.TIE_RELATIVE:.0%}) and losses. p: two-sided "
+               "exact sign test on the untied pairs, and Wilcoxon signed-rank test on the "
+               "differences; both Holm-adjusted over all {m} comparisons of this report. A "
+               "beats B only where the sign test's adjusted p < 0.05. needed: paired "
+               "instances the observed win fraction (and share of ties) would need for the "
+               "exact sign test to reach p < 0.05/{m} (Bonferroni, Holm's strictest step).")
+
+
+def _md_paired(report: Report) -> str:
+    """The paired comparisons: every whole-ladder comparison, then the per-rung ones that tell
+    configs apart (all in json)."""
+    table = report.paired
+    if table.empty:
+        return "## Paired comparisons\n\nnone (no two configs ran on the same instances)"
+    keep = (table["rung"] == paired.WHOLE_LADDER) | table["verdict"].str.contains(" beats ")
+    shown = table[keep.fillna(False).to_numpy(dtype=bool)]
+    spec = [("ladder", "ladder", _fmt_text, False), ("rung", "rung", _fmt_text, False),
+            ("A", "config_a", _fmt_text, False), ("B", "config_b", _fmt_text, False),
+            ("pairs", "pairs", _fmt_count, True), ("W", "wins_a", _fmt_count, True),
+            ("T", "ties", _fmt_count, True), ("L", "wins_b", _fmt_count, True),
+            ("sign p (Holm)", "sign_p_holm", _fmt_p, True),
+            ("Wilcoxon p (Holm)", "wilcoxon_p_holm", _fmt_p, True),
+            ("verdict", "verdict", _fmt_text, False), ("needed", "needed_pairs", _fmt_needed,
+                                                       True)]
+    if table["family"].nunique() > 1:
+        spec.insert(0, ("family", "family", _fmt_text, False))
+    rest = len(table) - len(shown)
+    note = PAIRED_NOTE.format(m=len(table)) + (
+        f" Shown: every comparison over a whole ladder and the per-rung ones that tell configs "
+        f"apart; {rest} more per-rung comparisons are in the json report." if rest else "")
+    return _capped("Paired comparisons", shown, spec).replace(
+        "## Paired comparisons\n\n", f"## Paired comparisons\n\n{note}\n\n", 1)
 
 
 def _md_disagreements(report: Report) -> str:
@@ -327,7 +493,7 @@ def _markdown(report: Report) -> str:
     """The human summary printed at the end of a sweep."""
     title = f"# cliffbench report: {report.sweep}" if report.sweep else "# cliffbench report"
     sections = [title, _md_summary(report), _md_virtual_best(report), _md_cliffs(report),
-                _md_disagreements(report), _md_wrong(report)]
+                _md_paired(report), _md_disagreements(report), _md_wrong(report)]
     return "\n\n".join(s for s in sections if s) + "\n"
 
 
@@ -355,6 +521,10 @@ _LEGEND: tuple[tuple[str, str | None], ...] = (
     ("!: a wrong answer among them.", "!"),
     ("virtual best: per instance the best config (counts instances).", None),
     ("cliff: first rung solved on less than half of its runs.", "cliff"),
+    ("fit: 50% crossing of a logistic fit of the solved fraction along the ladder (rung "
+     "value, else rung index), its 95% bootstrap interval in brackets; <first / >last: "
+     "outside the ladder.",
+     "cliff"),
     ("PAR-2: mean seconds per run, a failure counting twice its budget.", None),
     (SCORE_LEGEND, "score"),
     ("Glossary: docs/reading-results.md.", None),
@@ -496,16 +666,19 @@ def fmt_budget(value: Any) -> str:
 
 
 def _ladder_tail(totals: pd.DataFrame, pseudo: bool, with_score: bool,
-                 notes: _Footnotes) -> tuple[list[str], list[list[str]]]:
-    """The columns after the rungs: headers, and per config its cliff (not on a pseudo-ladder:
-    one rung cannot fall off anything), PAR-2 and, with partial scores, score."""
-    headers = ([] if pseudo else ["cliff"]) + ["PAR-2"] + (["score"] if with_score else [])
+                 notes: _Footnotes, fits: dict[str, str]) -> tuple[list[str], list[list[str]]]:
+    """The columns after the rungs: headers, and per config its cliff and fitted cliff (not
+    on a pseudo-ladder: one rung cannot fall off anything), PAR-2 and, with partial scores,
+    score."""
+    headers = ([] if pseudo else ["cliff", "fit"]) + ["PAR-2"] + (
+        ["score"] if with_score else [])
     rows = []
     for total in totals.itertuples():
         cliff = "never" if _isna(total.cliff_rung) else notes.cut(str(total.cliff_rung),
                                                                   RUNG_WIDTH)
+        fit = "" if total.config == VIRTUAL_BEST else fits.get(total.config, "-")
         score = "" if total.config == VIRTUAL_BEST else score_percent(total.score_fraction)
-        rows.append(([] if pseudo else [cliff]) + [fmt_time(total.par2)]
+        rows.append(([] if pseudo else [cliff, fit]) + [fmt_time(total.par2)]
                     + ([score] if with_score else []))
     return headers, rows
 
@@ -516,8 +689,8 @@ def _marks(grid: list[list[str]]) -> set[str]:
     return ({"", "skip"} & cells) | ({"!"} if any(c.endswith("!") for c in cells) else set())
 
 
-def _ladder_text(family: str, ladder: str, view: Overview,
-                 budgets: pd.Series) -> tuple[str, set[str]]:
+def _ladder_text(family: str, ladder: str, view: Overview, budgets: pd.Series,
+                 report: Report) -> tuple[str, set[str]]:
     """One ladder's block (title, config x rung grid with its tail columns, footnotes), and the
     marks and tail headers it uses, for the legend."""
     cells = view.cells[(view.cells["family"] == family) & (view.cells["ladder"] == ladder)]
@@ -528,11 +701,14 @@ def _ladder_text(family: str, ladder: str, view: Overview,
     by_key = {(c.config, c.rung): cell_text(c, with_optimal) for c in cells.itertuples()}
     grid = [[by_key.get((config, r), "") for r in rung_labels] for config in totals["config"]]
     rungs = [notes.cut(r or "all", RUNG_WIDTH) for r in rung_labels]
-    tail_headers, tail = _ladder_tail(totals, ladder == PSEUDO_LADDER, with_score, notes)
+    cliffs = report.cliffs[(report.cliffs["family"] == family)
+                           & (report.cliffs["ladder"] == ladder)]
+    fits = {c.config: fit_text(c, compact=True) for c in cliffs.itertuples()}
+    tail_headers, tail = _ladder_tail(totals, ladder == PSEUDO_LADDER, with_score, notes, fits)
     configs = [notes.cut(c, CONFIG_WIDTH) for c in totals["config"]]
     title = _wrap(_ladder_title(family, ladder, cells, budgets, with_optimal), indent="  ")
     text = "\n".join([*title, *_grid_lines(configs, rungs, grid, tail_headers, tail),
-                      *notes.lines()])
+                      *notes.lines(), *paired_lines(report.paired, family, ladder)])
     return text, _marks(grid) | set(tail_headers)
 
 
@@ -597,7 +773,7 @@ def terminal_summary(table: pd.DataFrame, sweep: str) -> str:
     scored: dict[str, None] = {}  # the families whose tables have a score column, in order
     for family, ladder in ladders.itertuples(index=False):
         budgets = data.loc[(data["family"] == family) & (data["ladder"] == ladder), "budget_s"]
-        text, used = _ladder_text(family, ladder, view, budgets)
+        text, used = _ladder_text(family, ladder, view, budgets, report)
         blocks.append(text)
         marks |= used
         if "score" in used:

@@ -26,7 +26,8 @@ RECORD_COLUMNS: tuple[str, ...] = (
     "instance_id", "instance_name", "source", "feasible", "known_optimum", "max_score",
     "repeat", "seed", "cores", "status", "claimed", "verified", "verdict", "score", "objective",
     "solutions", "message", "t_wall", "t_cpu", "t_prepare", "t_encode", "t_solve",
-    "peak_rss_mb", "peak_cgroup_mb", "budget_s", "budget_mb", "work_nodes", "work_conflicts", "work_restarts",
+    "peak_rss_mb", "peak_cgroup_mb", "budget_s", "budget_mb", "work_nodes", "work_conflicts",
+    "work_restarts",
     "model_vars", "model_constraints", "limits", "limits_by", "host", "started_at", "key",
 )
 

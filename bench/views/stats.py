@@ -16,7 +16,15 @@ optional column (say ``work_conflicts``) only leaves its statistic NA. The text 
   counters, mean guesses, and the median score where the family has partial scores
   (``max_score`` recorded; an objective such as a path length is not a partial score).
 - :func:`cliffs` -- per (family, ladder, config): the first rung solved on less than half of
-  its runs, and the last rung solved on all of them.
+  its runs, and the last rung solved on all of them; beside them the fitted cliff, the 50%
+  crossing of a monotone logistic fit of the solved fraction along the ladder, with its
+  bootstrap interval (:mod:`bench.views.confidence`).
+- Intervals (95%, :mod:`bench.views.confidence`): the summary's solved fraction has a Wilson
+  interval (``solved_low``/``solved_high``, fractions of ``runs``), its ``t_median`` and
+  ``par2`` seeded percentile-bootstrap intervals (``*_low``/``*_high``).
+- :func:`paired` -- configs run on the same instances compared pairwise per rung and per
+  ladder: wins, ties, losses on PAR-2 terms, sign test and Wilcoxon signed-rank test, Holm's
+  correction over the report (:mod:`bench.views.paired`).
 - :func:`virtual_best` -- per rung, what the per-instance fastest config achieves.
 - :func:`overview` -- per (family, ladder) a config x rung grid of solved / optimal / failed
   counts, and per config its PAR-2 over the ladder, cliff and mean score fraction, the virtual
@@ -48,10 +56,13 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from bench.execute.classify import solutions_bucket
 from bench.table.schema import COLUMNS, PARAM_PREFIX_SOLVER, STATUSES, SUCCESS
+from bench.views import confidence
+from bench.views import paired as paired_view
 
 #: The ladder name given to runs outside any ladder (one pseudo-ladder per family).
 PSEUDO_LADDER = "(instances)"
@@ -64,10 +75,12 @@ SUMMARY_COLUMNS: list[str] = [
     *_RUNG_KEYS, "config", "solver", "runs", "solved", "optimal", *FAILURES,
     "t_median", "t_max", "par2", "per_second", "encode_mean", "solve_mean", "nodes_median",
     "guesses_mean", "conflicts_median", "score_median", "max_score",
+    "solved_low", "solved_high", "t_median_low", "t_median_high", "par2_low", "par2_high",
 ]
 CLIFF_COLUMNS: list[str] = [
     "family", "ladder", "config", "solver", "rungs",
     "cliff_rung", "cliff_rung_index", "last_solved_rung", "last_solved_rung_index",
+    *confidence.FIT_COLUMNS,
 ]
 VBS_COLUMNS: list[str] = [*_RUNG_KEYS, "instances", "solved", "optimal", "par2"]
 DISAGREEMENT_COLUMNS: list[str] = [
@@ -246,8 +259,37 @@ def _summarize(data: pd.DataFrame) -> pd.DataFrame:
     })
     for col in ("runs", "solved", "optimal", *FAILURES):
         table[col] = table[col].astype("Int64")
+    low, high = confidence.wilson_interval(table["solved"].to_numpy(float),
+                                           table["runs"].to_numpy(float))
+    table["solved_low"] = pd.array(low, dtype="Float64")
+    table["solved_high"] = pd.array(high, dtype="Float64")
+    table = table.join(_bootstrap_intervals(data, keys))
     table = _no_negative_zero(table.reset_index())
     return _order(table, ["ladder", "family", "rung_index", "config"])[SUMMARY_COLUMNS]
+
+
+def _bootstrap_intervals(data: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Per group of ``keys``: the bootstrap intervals of the median wall time of the successes
+    and of PAR-2 (NA where PAR-2 is, a term being NA), each seeded by the group's key."""
+    t_wall = data["t_wall"].to_numpy(dtype=float, na_value=np.nan)
+    ok = data["_ok"].to_numpy(dtype=bool)
+    terms = _penalised(data).to_numpy(dtype=float, na_value=np.nan)
+    groups = data.groupby(keys, dropna=False, sort=False).indices
+    rows = {}
+    for key, idx in groups.items():
+        times = t_wall[idx][ok[idx]]
+        times = times[~np.isnan(times)]
+        t_low, t_high = confidence.bootstrap_interval(
+            times, "median", confidence.seed_of("t_median", *key))
+        mine = terms[idx]
+        p_low, p_high = ((np.nan, np.nan) if np.isnan(mine).any() else
+                         confidence.bootstrap_interval(mine, "mean",
+                                                       confidence.seed_of("par2", *key)))
+        rows[key] = (t_low, t_high, p_low, p_high)
+    names = ["t_median_low", "t_median_high", "par2_low", "par2_high"]
+    index = pd.MultiIndex.from_tuples(list(rows), names=keys)
+    frame = pd.DataFrame(list(rows.values()), index=index, columns=names)
+    return frame.astype("Float64")
 
 
 def _no_negative_zero(table: pd.DataFrame) -> pd.DataFrame:
@@ -295,17 +337,49 @@ def _cliffs_from_summary(summary: pd.DataFrame) -> pd.DataFrame:
     if ladders.empty:
         return _empty(CLIFF_COLUMNS)
     rows = []
+    axes = _rung_axes(ladders)
     for (family, ladder, config), rungs in ladders.groupby(["family", "ladder", "config"],
                                                             sort=False):
         ordered = rungs.sort_values("rung_index", kind="stable", na_position="last")
         rows.append({"family": family, "ladder": ladder, "config": config,
-                     "solver": ordered["solver"].iloc[0], **_cliff_of(ordered)})
+                     "solver": ordered["solver"].iloc[0], **_cliff_of(ordered),
+                     **_fitted_cliff(family, ladder, config, ordered, axes[(family, ladder)])})
     table = pd.DataFrame(rows)
     for col in ("rungs", "cliff_rung_index", "last_solved_rung_index"):
         table[col] = table[col].astype("Int64")
     for col in ("cliff_rung", "last_solved_rung"):
         table[col] = table[col].astype("string")
+    for col in confidence.FIT_COLUMNS:
+        table[col] = table[col].astype("Float64" if col in confidence.FIT_NUMBERS else "string")
     return _order(table, ["ladder", "family", "config"])[CLIFF_COLUMNS]
+
+
+def _rung_axes(ladders: pd.DataFrame) -> dict[tuple[str, str], tuple[str, dict[Any, float]]]:
+    """Per (family, ladder): the axis its rungs are fitted on and each rung_index's position
+    there (:func:`bench.views.confidence.rung_axis`, over every rung of the ladder)."""
+    axes = {}
+    rungs = ladders[ladders["rung_index"].notna()].drop_duplicates(
+        ["family", "ladder", "rung_index"])
+    for (family, ladder), own in rungs.groupby(["family", "ladder"], sort=False):
+        axis, values = confidence.rung_axis([str(r) for r in own["rung"]],
+                                            own["rung_index"].to_numpy(dtype=float))
+        axes[(family, ladder)] = (axis, dict(zip(own["rung_index"], values, strict=True)))
+    return axes
+
+
+def _fitted_cliff(family: str, ladder: str, config: str, rungs: pd.DataFrame,
+                  axis: tuple[str, dict[Any, float]]) -> dict[str, Any]:
+    """The fitted cliff columns of one config (:data:`bench.views.confidence.FIT_COLUMNS`);
+    all NA with fewer than two rungs run."""
+    name, position = axis
+    rungs = rungs[rungs["rung_index"].notna() & (rungs["runs"].fillna(0) > 0)]
+    if len(rungs) < 2:
+        return dict.fromkeys(confidence.FIT_COLUMNS, pd.NA)
+    fit = confidence.fit_cliff(rungs["rung_index"].map(position).to_numpy(dtype=float),
+                               rungs["solved"].to_numpy(dtype=float),
+                               rungs["runs"].to_numpy(dtype=float), name,
+                               confidence.seed_of("cliff", family, ladder, config))
+    return fit.columns()
 
 
 def cliffs(df: pd.DataFrame) -> pd.DataFrame:
@@ -316,6 +390,12 @@ def cliffs(df: pd.DataFrame) -> pd.DataFrame:
     that never falls; ``last_solved_rung`` is NA for one that never solves a whole rung.
     """
     return _cliffs_from_summary(summarize(df))
+
+
+def paired(df: pd.DataFrame) -> pd.DataFrame:
+    """Pairwise comparisons of the configs of each (family, ladder) on the runs they share
+    (:func:`bench.views.paired.compare`: per rung and over the ladder, Holm-adjusted)."""
+    return paired_view.compare(normalize(df))
 
 
 # --------------------------------------------------------------------------------------------
@@ -612,6 +692,7 @@ class Report:
     virtual_best: pd.DataFrame = field(default_factory=lambda: _empty(VBS_COLUMNS))
     disagreements: pd.DataFrame = field(default_factory=lambda: _empty(DISAGREEMENT_COLUMNS))
     wrong: pd.DataFrame = field(default_factory=lambda: _empty(WRONG_COLUMNS))
+    paired: pd.DataFrame = field(default_factory=lambda: _empty(paired_view.PAIRED_COLUMNS))
 
 
 def build_report(df: pd.DataFrame, sweep: str = "", *, normalized: bool = False) -> Report:
@@ -621,4 +702,4 @@ def build_report(df: pd.DataFrame, sweep: str = "", *, normalized: bool = False)
     summary = _summarize(data)
     return Report(sweep=sweep, summary=summary, cliffs=_cliffs_from_summary(summary),
                   virtual_best=_virtual_best(data), disagreements=_disagreements(data),
-                  wrong=_wrong_answers(data))
+                  wrong=_wrong_answers(data), paired=paired_view.compare(data))

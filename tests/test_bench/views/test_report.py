@@ -10,7 +10,8 @@ import re
 import pandas as pd
 import pytest
 
-from bench.views.report import fmt_time, render, terminal_summary
+from bench.views.confidence import FIT_COLUMNS
+from bench.views.report import METHODS, fmt_time, render, terminal_summary
 from bench.views.stats import (
     CLIFF_COLUMNS,
     DISAGREEMENT_COLUMNS,
@@ -323,7 +324,7 @@ def test_empty_frame():
         assert report.summary.empty and report.cliffs.empty and report.virtual_best.empty
         doc = json.loads(render(report, "json"))
         assert doc == {"sweep": "empty", "summary": [], "cliffs": [], "virtual_best": [],
-                       "disagreements": [], "wrong": []}
+                       "disagreements": [], "wrong": [], "paired": [], "methods": METHODS}
         assert "no runs" in render(report, "markdown")
         assert pd.read_csv(io.StringIO(render(report, "csv"))).empty
 
@@ -382,7 +383,8 @@ def test_na_everywhere_in_a_column(ladder):
 
 def test_json_round_trip(ladder):
     doc = json.loads(render(build_report(ladder, sweep="quick"), "json"))
-    assert list(doc) == ["sweep", "summary", "cliffs", "virtual_best", "disagreements", "wrong"]
+    assert list(doc) == ["sweep", "summary", "cliffs", "virtual_best", "disagreements", "wrong",
+                         "paired", "methods"]
     assert doc["sweep"] == "quick"
     assert len(doc["summary"]) == 8 and list(doc["summary"][0]) == SUMMARY_COLUMNS
     top = doc["summary"][6]
@@ -399,7 +401,8 @@ def test_csv_round_trip(ladder):
     back = pd.read_csv(io.StringIO(text), dtype={"rung": str, "cliff_rung": str,
                                                  "last_solved_rung": str})
     assert list(back.columns) == ["sweep", *SUMMARY_COLUMNS, "cliff_rung", "cliff_rung_index",
-                                  "last_solved_rung", "last_solved_rung_index", "at_cliff"]
+                                  "last_solved_rung", "last_solved_rung_index", "at_cliff",
+                                  *FIT_COLUMNS]
     assert len(back) == 8 and (back["sweep"] == "quick").all()
     assert back["par2"].tolist() == pytest.approx([1.5, 0.375, 11.5, 2.25, 20.0, 14.0, 20.0,
                                                    20.0])
@@ -535,11 +538,14 @@ def test_terminal_summary_by_hand(ladder):
                         "(0 proven optimal), 8 failed; 1 wrong answer, 1 disagreement.")
     lines = ladder_table(text, "edgematch / L:")
     assert lines[0] == "edgematch / L: 4 rungs, 2 runs a cell, budget 10 s, cell = solved/failed"
-    assert lines[1].split() == ["config", "4", "5", "6", "7", "cliff", "PAR-2", "score"]
+    assert lines[1].split() == ["config", "4", "5", "6", "7", "cliff", "fit", "PAR-2", "score"]
     # PAR-2 over the ladder: dfs (1+2+3+20+20+20+20+20)/8 = 13.25, sat 73.25/8 = 9.16; the
     # virtual best takes sat's 0.5 s infeasible claim on r1i0, and fails r2i0 and rung 7.
-    assert lines[2].split() == ["dfs", "2/0", "1/1", "0/2", "skip", "6", "13.2", "100%"]
-    assert lines[3].split() == ["sat", "2/0", "2/0", "1/1!", "0/2", "7", "9.16", "-"]
+    # fitted cliffs: dfs falls between rungs 4 and 6 (1/2 on 5), sat between 5 and 7
+    assert lines[2].split() == ["dfs", "2/0", "1/1", "0/2", "skip", "6", "4.96", "(4.41-5.5)",
+                                "13.2", "100%"]
+    assert lines[3].split() == ["sat", "2/0", "2/0", "1/1!", "0/2", "7", "6.04", "(5.5-6.59)",
+                                "9.16", "-"]
     assert lines[4].split() == ["virtual", "best", "2/0", "2/0", "1/1", "0/2", "7", "9.16"]
     assert "Wrong answers (rejected by the checker):\n  L 6 board-6-0 sat: piece 3 used twice" \
         in text
@@ -586,7 +592,7 @@ def test_terminal_summary_fits_100_columns_and_says_everything():
     headers = [line.split() for line in long if line.startswith("config ")]
     assert len(headers) >= 3  # 30 rungs: wrapped into blocks, the totals in the last one
     assert [h.count("cliff") for h in headers] == [0] * (len(headers) - 1) + [1]
-    assert sum(len(h) - 1 for h in headers) == 30 + 3
+    assert sum(len(h) - 1 for h in headers) == 30 + 4  # cliff, fit, PAR-2, score
     for label in ("dfs-restarts-with-a-long-name[strategy=luby-geometric-restarts-2]",
                   "dfs-restarts-with-a-long-name[strategy=luby-geometric-restarts-with-a-very-"
                   "long-name]", "boards-of-side-7-with-22-colours"):

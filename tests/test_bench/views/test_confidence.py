@@ -1,0 +1,135 @@
+"""The report's intervals and fitted cliffs, against textbook values and scipy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as sps
+
+from bench.views import confidence
+from bench.views.confidence import (
+    BELOW,
+    BEYOND,
+    WITHIN,
+    bootstrap_interval,
+    fit_cliff,
+    rung_axis,
+    seed_of,
+    wilson_interval,
+)
+from bench.views.stats import build_report, cliffs, summarize
+
+
+def test_wilson_textbook_values():
+    low, high = wilson_interval(8, 10)
+    assert (float(low), float(high)) == pytest.approx((0.4902, 0.9433), abs=1e-4)
+    low, high = wilson_interval(0, 10)  # Brown, Cai and DasGupta: 0 of 10 -> [0, 0.278]
+    assert float(low) == 0.0 and float(high) == pytest.approx(0.2775, abs=1e-4)
+    low, high = wilson_interval(10, 10)
+    assert float(high) == 1.0 and float(low) == pytest.approx(0.7225, abs=1e-4)
+    low, high = wilson_interval(np.array([8, 3]), np.array([10, 0]))
+    assert low[0] == pytest.approx(0.4902, abs=1e-4) and np.isnan(low[1]) and np.isnan(high[1])
+
+
+def test_wilson_agrees_with_scipy():
+    for k, n in [(1, 7), (13, 40), (50, 50), (0, 3)]:
+        ci = sps.binomtest(k, n).proportion_ci(0.95, method="wilson")
+        low, high = wilson_interval(k, n)
+        assert (float(low), float(high)) == pytest.approx((ci.low, ci.high), abs=1e-9)
+
+
+def test_bootstrap_matches_scipy_and_is_deterministic():
+    values = np.random.default_rng(3).lognormal(0, 1, size=40)
+    ours = bootstrap_interval(values, "median", seed_of("x"))
+    assert ours == bootstrap_interval(values, "median", seed_of("x"))  # same key, same interval
+    assert bootstrap_interval(values, "mean", seed_of("x")) != \
+        bootstrap_interval(values, "mean", seed_of("y"))  # another key, other resamples
+    theirs = sps.bootstrap((values,), np.median, n_resamples=20000, method="percentile",
+                           random_state=np.random.default_rng(1)).confidence_interval
+    width = theirs.high - theirs.low
+    assert ours[0] == pytest.approx(theirs.low, abs=0.15 * width)
+    assert ours[1] == pytest.approx(theirs.high, abs=0.15 * width)
+    assert bootstrap_interval(np.array([2.0]), "mean", 1) == (2.0, 2.0)
+    assert all(np.isnan(bootstrap_interval(np.array([]), "mean", 1)))
+
+
+def test_seed_of_does_not_depend_on_hash_randomisation():
+    assert seed_of("t_median", "latin", "qwh", "10", 0, "sat") == \
+        seed_of("t_median", "latin", "qwh", "10", 0, "sat")
+    assert seed_of("a", "b") != seed_of("ab")
+
+
+def test_logistic_crossing_recovers_a_known_crossing():
+    x = np.arange(0.0, 11.0)
+    n = np.full(11, 4000.0)
+    k = np.round(n / (1 + np.exp(1.3 * (x - 6.3))))
+    fit = fit_cliff(x, k, n, "rung", seed_of("known"))
+    assert fit.where == WITHIN and fit.cliff == pytest.approx(6.3, abs=0.02)
+    assert fit.low < 6.3 < fit.high and fit.high - fit.low < 0.2
+
+
+def test_crossings_outside_the_ladder_and_separation():
+    x, n = np.arange(5.0), np.full(5, 6.0)
+    solved_all = fit_cliff(x, n, n, "rung", 1)
+    assert (solved_all.where, solved_all.low_where, solved_all.high_where) == (BEYOND,) * 3
+    assert np.isnan(solved_all.cliff)
+    none = fit_cliff(x, np.zeros(5), n, "rung", 1)
+    assert none.where == BELOW
+    # solved on rungs 0-2, failed on 3-4: the data place the crossing only between 2 and 3
+    split = fit_cliff(x, np.array([6, 6, 6, 0, 0.0]), n, "rung", 1)
+    assert 2 <= split.cliff <= 3 and (split.low, split.high) == (2.0, 3.0)
+
+
+def test_rung_axis():
+    assert rung_axis(["4", "6", "8"], np.array([0, 1, 2]))[0] == "rung"
+    assert rung_axis(["9x9", "16x16"], np.array([0, 1]))[0] == "rung_index"
+    assert rung_axis(["8", "6"], np.array([0, 1]))[0] == "rung_index"  # not increasing
+
+
+def ladder(seed: int = 0, drop: tuple[str, ...] = ()) -> pd.DataFrame:
+    """Two configs on six rungs of ten seeds; the minimal columns, optional ones dropped."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for config, cliff in (("a", 2.0), ("b", 3.5)):
+        for r in range(6):
+            for s in range(10):
+                ok = rng.random() < 1 / (1 + np.exp(2 * (r - cliff)))
+                rows.append({"family": "f", "ladder": "L", "rung": str(10 + 2 * r),
+                             "rung_index": r, "instance_id": f"r{r}s{s}", "solver": config,
+                             "seed": s, "repeat": 0, "status": "solved" if ok else "timeout",
+                             "t_wall": float(rng.uniform(0.1, 1)) if ok else 5.5,
+                             "budget_s": 5.0})
+    return pd.DataFrame(rows).drop(columns=list(drop))
+
+
+def test_the_report_carries_intervals_and_fitted_cliffs():
+    df = ladder()
+    s = summarize(df)
+    assert ((s["solved_low"] <= s["solved"] / s["runs"])
+            & (s["solved"] / s["runs"] <= s["solved_high"])).all()
+    solved = s[s["solved"] > 1]
+    assert ((solved["t_median_low"] <= solved["t_median"])
+            & (solved["t_median"] <= solved["t_median_high"])).all()
+    assert ((s["par2_low"] <= s["par2"]) & (s["par2"] <= s["par2_high"])).all()
+    c = cliffs(df).set_index("config")
+    assert c.loc["a", "fit_axis"] == "rung"  # rungs 10, 12, ...: fitted on their values
+    assert 10 <= c.loc["a", "fit_cliff"] < c.loc["b", "fit_cliff"] <= 20
+    assert c.loc["a", "fit_cliff_low"] <= c.loc["a", "fit_cliff"] <= c.loc["a", "fit_cliff_high"]
+
+
+def test_same_table_same_intervals_whatever_the_row_order():
+    df = ladder()
+    one = build_report(df)
+    two = build_report(df.sample(frac=1.0, random_state=5))
+    pd.testing.assert_frame_equal(one.summary, two.summary)
+    pd.testing.assert_frame_equal(one.cliffs, two.cliffs)
+
+
+def test_old_sweeps_without_optional_columns():
+    report = build_report(ladder(drop=("seed", "repeat", "budget_s")))
+    s = report.summary  # no budget: PAR-2 and its interval NA where a run failed
+    assert (s["par2_low"].isna() == s["par2"].isna()).all() and s["par2"].isna().any()
+    assert report.summary["solved_low"].notna().all()
+    assert report.cliffs["fit_cliff"].notna().all()
+    assert set(confidence.FIT_COLUMNS) <= set(report.cliffs.columns)

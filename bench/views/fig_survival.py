@@ -15,11 +15,14 @@ time; for work, the largest count a run reached before the budget cut it). So
 solved value, and ends at ``end`` at ``f / runs``, above 0, when a run failed. The rows of the
 survival CSV (:func:`bench.views.figures._survival_tables`) are those corners; :func:`draw_survival`
 draws them. A log axis has no 0: a curve that reaches 0 (every run solved) is drawn up to its
-last solved value at its last positive level.
+last solved value at its last positive level. Each legend entry ends with the config's tail
+index alpha (:func:`bench.views.tails.tail_fit`: minus the slope of the curve's slower half on
+these axes) where that half holds enough points.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -27,6 +30,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
+from bench.views import tails
 from bench.views.figstyle import (
     Look,
     clip_width,
@@ -40,7 +44,7 @@ from bench.views.figstyle import (
 
 #: A rung gets a survival figure when a config made at least this many runs on it (skipped
 #: runs not counted); configs with fewer runs there are left out of its figure.
-MIN_RUNS = 20
+MIN_RUNS = tails.MIN_RUNS
 #: The metrics, in panel order: CSV value -> (x label, y label).
 METRICS: dict[str, tuple[str, str]] = {
     "time": ("wall time t (s)", "P(T > t): fraction of runs unsolved"),
@@ -89,9 +93,14 @@ def _curve(sub: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _entry(look: Look, sub: pd.DataFrame) -> str:
-    """A config's legend text: its label and how many of its runs were solved."""
+    """A config's legend text: its label, how many of its runs were solved, and its tail index
+    where the tail could be fitted (bench/views/tails.py)."""
     first = sub.iloc[0]
-    return f"{look.label}: {int(first['solved'])}/{int(first['runs'])} solved"
+    text = f"{look.label}: {int(first['solved'])}/{int(first['runs'])} solved"
+    alpha = first.get("tail_alpha", math.nan)
+    if isinstance(alpha, float | int) and math.isfinite(alpha):
+        text += f", tail \u03b1 {alpha:.2g}"
+    return text
 
 
 def _panel(ax: Any, table: pd.DataFrame, looks: dict[str, Look], metric: str) -> list[Any]:

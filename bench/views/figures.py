@@ -45,7 +45,10 @@ config) is never drawn as a failure: every kind shows it apart. Kinds:
   :data:`bench.views.fig_survival.MIN_RUNS` runs: many seeds of one spec, or many instances): the
   empirical survival function P(T > t) of run time on log-log axes, one step line per config
   with that many runs, and of ``work_nodes`` beside it when a config counts nodes; failed runs
-  are censored at the budget (:mod:`bench.views.fig_survival`), skipped runs left out. Files
+  are censored at the budget (:mod:`bench.views.fig_survival`), skipped runs left out; each
+  config's legend entry gives its tail index alpha where the tail has the points for a fit
+  (:mod:`bench.views.tails`; alpha < 2 is a heavy tail), as do the CSV's ``tail_alpha`` and
+  ``tail_points`` columns. Files
   ``<sweep>-survival-<ladder>-<rung>.*``; a ladder without such a rung gets none, and no skip
   note (most sweeps are not built for it).
 - ``table``: solved counts and PAR-2 per ladder, rung and config (and the virtual best), as
@@ -75,6 +78,7 @@ from bench.views import (
     fig_tables,
     figstyle,
     stats,
+    tails,
 )
 from bench.views.fig_labels import fmt_value, legend_labels, natural_key, short_names
 from bench.views.stats import PSEUDO_LADDER, VIRTUAL_BEST
@@ -682,8 +686,11 @@ def _survival_curve(rows: pd.DataFrame, metric: str) -> pd.DataFrame:
     end = budget if math.isfinite(budget) else float(known.max()) if len(known) else 1.0
     points = fig_survival.survival_points(solved, runs, end)
     first = rows.iloc[0]
+    tail = tails.tail_fit(solved, runs)
     head = {"metric": metric, "config": first["config"], "label": first["label"], "runs": runs,
-            "solved": len(solved), "censored": runs - len(solved), "budget_s": budget}
+            "solved": len(solved), "censored": runs - len(solved), "budget_s": budget,
+            "tail_alpha": tail.alpha if tail else math.nan,
+            "tail_points": tail.points if tail else 0}
     return pd.concat([pd.DataFrame([head] * len(points)), points], axis=1)
 
 

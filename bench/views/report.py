@@ -51,7 +51,7 @@ from typing import Any
 import pandas as pd
 
 import instances
-from bench.views import confidence, paired
+from bench.views import confidence, paired, tails
 from bench.views.stats import (
     FAILURES,
     PSEUDO_LADDER,
@@ -134,6 +134,7 @@ def _json(report: Report) -> str:
         "disagreements": _records(report.disagreements),
         "wrong": _records(report.wrong),
         "paired": _records(report.paired),
+        "tails": _records(report.tails),
         "methods": METHODS,
     }
     return json.dumps(doc, indent=2, allow_nan=False) + "\n"
@@ -467,6 +468,29 @@ def _md_paired(report: Report) -> str:
         "## Paired comparisons\n\n", f"## Paired comparisons\n\n{note}\n\n", 1)
 
 
+def _md_tails(report: Report) -> str:
+    """Run-time distributions: each (rung, config) with many runs, its tail index and verdict;
+    nothing when no rung has that many runs."""
+    table = report.tails
+    if not len(table):
+        return ""
+    spec = [("family", "family", _fmt_text, False), ("ladder", "ladder", _fmt_text, False),
+            ("rung", "rung", _fmt_text, False), ("config", "config", _fmt_text, False),
+            ("runs", "runs", _fmt_count, True), ("solved", "solved", _fmt_count, True),
+            ("t median", "median_s", fmt_time, True),
+            ("tail alpha", "alpha", lambda v: "" if _isna(v) else f"{v:.2f}", True),
+            ("r2", "r2", lambda v: "" if _isna(v) else f"{v:.2f}", True),
+            ("points", "points", _fmt_count, True), ("tail", "verdict", _fmt_text, False)]
+    note = (f"Rungs where a config made at least {tails.MIN_RUNS} runs. tail alpha: minus the "
+            "least-squares slope of log P(T > t) against log t over the slower half of the "
+            "runs (failures count as unsolved: censored at the budget), Gomes et al. (JAR 2000); "
+            "alpha < 1: infinite mean, alpha < 2: infinite variance (heavy: restarts pay). "
+            "The survival figures draw these curves.")
+    text = _capped("Run-time distributions", table, spec)
+    return text.replace("## Run-time distributions\n\n",
+                        f"## Run-time distributions\n\n{note}\n\n", 1)
+
+
 def _md_disagreements(report: Report) -> str:
     """The disagreements section; says ``none`` when every config agrees."""
     if report.disagreements.empty:
@@ -493,7 +517,8 @@ def _markdown(report: Report) -> str:
     """The human summary printed at the end of a sweep."""
     title = f"# cliffbench report: {report.sweep}" if report.sweep else "# cliffbench report"
     sections = [title, _md_summary(report), _md_virtual_best(report), _md_cliffs(report),
-                _md_paired(report), _md_disagreements(report), _md_wrong(report)]
+                _md_paired(report), _md_tails(report), _md_disagreements(report),
+                _md_wrong(report)]
     return "\n\n".join(s for s in sections if s) + "\n"
 
 

@@ -25,6 +25,9 @@ optional column (say ``work_conflicts``) only leaves its statistic NA. The text 
 - :func:`paired` -- configs run on the same instances compared pairwise per rung and per
   ladder: wins, ties, losses on PAR-2 terms, sign test and Wilcoxon signed-rank test, Holm's
   correction over the report (:mod:`bench.views.paired`).
+- Run-time distributions (:func:`bench.views.tails.tail_table`): per (rung, config) with at
+  least :data:`bench.views.tails.MIN_RUNS` runs, the tail index of its wall times and whether
+  the tail is heavy (what the survival figure draws).
 - :func:`virtual_best` -- per rung, what the per-instance fastest config achieves.
 - :func:`overview` -- per (family, ladder) a config x rung grid of solved / optimal / failed
   counts, and per config its PAR-2 over the ladder, cliff and mean score fraction, the virtual
@@ -63,6 +66,7 @@ from bench.execute.classify import solutions_bucket
 from bench.table.schema import COLUMNS, PARAM_PREFIX_SOLVER, STATUSES, SUCCESS
 from bench.views import confidence
 from bench.views import paired as paired_view
+from bench.views import tails as tails_view
 
 #: The ladder name given to runs outside any ladder (one pseudo-ladder per family).
 PSEUDO_LADDER = "(instances)"
@@ -693,6 +697,7 @@ class Report:
     disagreements: pd.DataFrame = field(default_factory=lambda: _empty(DISAGREEMENT_COLUMNS))
     wrong: pd.DataFrame = field(default_factory=lambda: _empty(WRONG_COLUMNS))
     paired: pd.DataFrame = field(default_factory=lambda: _empty(paired_view.PAIRED_COLUMNS))
+    tails: pd.DataFrame = field(default_factory=lambda: _empty(tails_view.TAIL_COLUMNS))
 
 
 def build_report(df: pd.DataFrame, sweep: str = "", *, normalized: bool = False) -> Report:
@@ -702,4 +707,5 @@ def build_report(df: pd.DataFrame, sweep: str = "", *, normalized: bool = False)
     summary = _summarize(data)
     return Report(sweep=sweep, summary=summary, cliffs=_cliffs_from_summary(summary),
                   virtual_best=_virtual_best(data), disagreements=_disagreements(data),
-                  wrong=_wrong_answers(data), paired=paired_view.compare(data))
+                  wrong=_wrong_answers(data), paired=paired_view.compare(data),
+                  tails=tails_view.tail_table(data))

@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 TAIL_FROM = 0.5
 MIN_POINTS = 5
@@ -77,3 +78,33 @@ def tail_fit(solved: np.ndarray, runs: int) -> TailFit | None:
     r2 = 1.0 - float((residual ** 2).sum()) / spread if spread > 0 else 1.0
     return TailFit(alpha=float(-slope), r2=r2, points=int(tail.sum()),
                    x_from=float(x[tail][0]), x_to=float(x[tail][-1]))
+
+
+#: A (rung, config) gets a tail row (and a survival figure) when it made this many runs, skipped
+#: runs not counted: fewer cannot show a tail.
+MIN_RUNS = 20
+TAIL_COLUMNS = ["family", "ladder", "rung", "rung_index", "config", "runs", "solved",
+                "median_s", "alpha", "r2", "points", "verdict"]
+
+
+def tail_table(data: pd.DataFrame) -> pd.DataFrame:
+    """Per (family, ladder, rung, config) with at least MIN_RUNS runs of a frame normalised by
+    ``bench.views.stats.normalize``: its runs, successes, median solved time and the tail fit of
+    its wall times (NA, and verdict "too few slow solved runs to fit", where there is none)."""
+    rows = []
+    ran = data[data["status"] != "skipped"]
+    for keys, group in ran.groupby(["family", "ladder", "rung", "config"], sort=False,
+                                   dropna=False):
+        if len(group) < MIN_RUNS:
+            continue
+        times = group["t_wall"].astype("Float64").to_numpy(dtype=float, na_value=np.nan)
+        solved = times[group["_ok"].to_numpy(bool) & np.isfinite(times)]
+        fit = tail_fit(solved, len(group))
+        rows.append([*keys[:3], group["rung_index"].iloc[0], keys[3], len(group), len(solved),
+                     float(np.median(solved)) if len(solved) else np.nan,
+                     fit.alpha if fit else np.nan, fit.r2 if fit else np.nan,
+                     fit.points if fit else 0,
+                     fit.verdict if fit else "too few slow solved runs to fit"])
+    table = pd.DataFrame(rows, columns=TAIL_COLUMNS)
+    return table.sort_values(["family", "ladder", "rung_index", "config"], kind="stable",
+                             na_position="last").reset_index(drop=True)

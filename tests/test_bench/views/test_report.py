@@ -324,7 +324,8 @@ def test_empty_frame():
         assert report.summary.empty and report.cliffs.empty and report.virtual_best.empty
         doc = json.loads(render(report, "json"))
         assert doc == {"sweep": "empty", "summary": [], "cliffs": [], "virtual_best": [],
-                       "disagreements": [], "wrong": [], "paired": [], "methods": METHODS}
+                       "disagreements": [], "wrong": [], "paired": [], "tails": [],
+                       "methods": METHODS}
         assert "no runs" in render(report, "markdown")
         assert pd.read_csv(io.StringIO(render(report, "csv"))).empty
 
@@ -384,7 +385,7 @@ def test_na_everywhere_in_a_column(ladder):
 def test_json_round_trip(ladder):
     doc = json.loads(render(build_report(ladder, sweep="quick"), "json"))
     assert list(doc) == ["sweep", "summary", "cliffs", "virtual_best", "disagreements", "wrong",
-                         "paired", "methods"]
+                         "paired", "tails", "methods"]
     assert doc["sweep"] == "quick"
     assert len(doc["summary"]) == 8 and list(doc["summary"][0]) == SUMMARY_COLUMNS
     top = doc["summary"][6]

@@ -1,13 +1,18 @@
 """The tail index of a run-time distribution (bench/views/tails.py), on samples whose tail is
 known: Pareto samples of index 0.8 and 1.5 give back their index; an exponential tail is not
 heavy; failures (censored at the budget) make a tail heavier, never lighter; too few points give
-no fit."""
+no fit; the report's run-time distribution section."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
+import pandas as pd
 import pytest
 
+from bench.views.report import render
+from bench.views.stats import build_report
 from bench.views.tails import MIN_POINTS, survival_at_solved, tail_fit
 
 
@@ -50,3 +55,27 @@ def test_too_few_points_in_the_tail_give_no_fit():
     assert tail_fit(np.arange(1.0, 2 * MIN_POINTS - 1), 2 * MIN_POINTS - 2) is None
     assert tail_fit(np.array([]), 10) is None
     assert tail_fit(np.array([1.0]), 0) is None
+
+
+def _runs(solver: str, times: np.ndarray, budget: float) -> pd.DataFrame:
+    ok = times <= budget
+    return pd.DataFrame({
+        "family": "latin", "ladder": "qwh-30", "rung": "0.42", "rung_index": 3,
+        "solver": solver, "status": np.where(ok, "solved", "timeout"),
+        "t_wall": np.where(ok, times, budget + 1.0), "budget_s": budget,
+        "instance_id": [f"i{k}" for k in range(len(times))], "seed": 1, "repeat": 0})
+
+
+def test_the_report_has_a_run_time_distribution_section_with_each_tail():
+    heavy = pareto(0.7, 40, seed=5) * 0.01
+    light = np.random.default_rng(9).exponential(0.01, 40) + 0.01
+    table = pd.concat([_runs("native", heavy, budget=10.0), _runs("sat", light, budget=10.0),
+                       _runs("xcc", light[:10], budget=10.0)], ignore_index=True)
+    report = build_report(table, "tails")
+    tails = report.tails.set_index("config")
+    assert list(tails.index) == ["native", "sat"]  # xcc made too few runs for a tail
+    assert tails.loc["native", "verdict"].startswith("heavy")
+    assert tails.loc["sat", "verdict"] == "not heavy"
+    text = render(report, "markdown")
+    assert "## Run-time distributions" in text and "Gomes et al." in text
+    assert json.loads(render(report, "json"))["tails"][0]["config"] == "native"

@@ -118,7 +118,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from bench.views.report import terminal_summary
 
     table = load(directory)  # once, for the summary and the figures
-    print(terminal_summary(table, directory.name))
+    print(terminal_summary(table, directory.name, claims=_claims_table(directory, table)))
     print(f"\nresults: {directory}/runs.parquet (journal.jsonl, manifest.json)")
     if args.no_figures:
         return 0
@@ -130,22 +130,34 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _report_text(sweep: str | Path, fmt: str, results: str = "results") -> str:
+def _claims_table(directory: Path, table: Any, path: str | None = None) -> Any:
+    """The claims table of a sweep (bench.views.claims), None when it has no claims file."""
+    from bench.views.claims import sweep_claims
+    from bench.views.stats import normalize
+
+    return sweep_claims(directory, normalize(table), path)
+
+
+def _report_text(sweep: str | Path, fmt: str, results: str = "results",
+                 claims: str | None = None) -> str:
     from bench.table.store import load, sweep_dir
     from bench.views.report import render
     from bench.views.stats import build_report
 
     directory = sweep_dir(sweep, results)
-    return render(build_report(load(directory), sweep=directory.name), fmt)
+    table = load(directory)
+    report = build_report(table, sweep=directory.name)
+    report.claims = _claims_table(directory, table, claims)
+    return render(report, fmt)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
     if args.html:
         from bench.views.html import write_html
 
-        print(write_html(args.sweep, args.html, args.results))
+        print(write_html(args.sweep, args.html, args.results, claims=args.claims))
         return 0
-    print(_report_text(args.sweep, args.format, args.results))
+    print(_report_text(args.sweep, args.format, args.results, args.claims))
     return 0
 
 
@@ -381,6 +393,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("markdown", "csv", "json"), default="markdown",
                    help="output format")
     p.add_argument("--html", metavar="FILE", help="write one self-contained HTML page instead")
+    p.add_argument("--claims", metavar="FILE",
+                   help="check the published claims of this claims file (default: the "
+                        "X.claims.toml beside the sweep's suite X.toml, when there is one)")
     p.add_argument("--results", default="results", metavar="DIR", help="results folder")
     p.set_defaults(func=cmd_report)
 
@@ -476,7 +491,7 @@ def usage_errors() -> tuple[type[BaseException], ...]:
     that was never imported raised nothing): one line and exit 2, never a traceback."""
     where = {"bench.api": "ParamError", "bench.plan.registry": "RegistryError",
              "bench.execute.runner": "RunnerError", "bench.plan.suite": "SuiteError",
-             "bench.tools.adapter": "ToolError",
+             "bench.tools.adapter": "ToolError", "bench.views.claims": "ClaimsError",
              "instances.common": "InstanceError"}
     found: list[type[BaseException]] = [FileNotFoundError]
     for module_name, name in where.items():

@@ -42,6 +42,7 @@ import pandas as pd
 from bench.table.store import MANIFEST, load, sweep_dir
 from bench.views import confidence, stats
 from bench.views import report as rpt
+from bench.views.claims import sweep_claims
 from bench.views.report_boards import Picture, compact_image, draw_pictures
 from bench.views.report_runs import run_records
 
@@ -548,6 +549,30 @@ def _other_figures(page: Page, ladders: pd.DataFrame) -> str:
 # Runs and manifest
 
 
+def claims_html(page: Page) -> str:
+    """The claims section: published numbers beside ours (:mod:`bench.views.claims`); nothing
+    when the sweep's suite has no claims file."""
+    claims = page.report.claims
+    if claims is None:
+        return ""
+    headers = [("claim", True), ("source", True), ("what", True), ("published", True),
+                ("ours", True), ("verdict", True), ("why", True)]
+    rows = []
+    for r in claims.itertuples():
+        cells = [f"<td>{_e(_label(v))}</td>" for v in (r.id, r.source, r.claim)]
+        cells.append(f'<td{_attrs(title=r.quote or None)}>{_e(_label(r.published))}</td>')
+        cells.append(f"<td>{_e(_label(r.ours))}</td>")
+        verdict = str(r.verdict).replace(" ", "-")
+        cells.append(f'<td{_attrs(class_=f"verdict {verdict}")}>{_e(_label(r.verdict))}</td>')
+        cells.append(f'<td{_attrs(title=r.conditions or None)}>{_e(_label(r.why))}</td>')
+        rows.append(f"<tr>{''.join(cells)}</tr>")
+    return ('<section id="claims-section"><h2>Claims, checked</h2><p class="note">Each '
+            "published number beside ours from this table, with a 95% interval where the "
+            "computation has one (hover a published number for its quote, a reason for the "
+            "conditions; docs/reading-results.md, \u201cClaims, checked\u201d).</p>"
+            + _table(headers, rows, table_id="claims") + "</section>")
+
+
 def runs_html() -> str:
     """The runs explorer's frame; the script fills the table from the runs' JSON."""
     return ('<section id="runs-section"><h2>All runs</h2><p class="note">Filter with the bar '
@@ -622,7 +647,8 @@ def data_script(page: Page) -> str:
 def render_page(page: Page) -> str:
     """The whole document."""
     body = "".join([headline_html(page), filters_html(), problems_html(page),
-                    families_html(page), runs_html(), manifest_html(page.manifest),
+                    families_html(page), claims_html(page), runs_html(),
+                    manifest_html(page.manifest),
                     data_script(page), f"<script>{asset('html_report.js')}</script>"])
     return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -630,14 +656,17 @@ def render_page(page: Page) -> str:
             f"<style>{asset('html_report.css')}</style></head>\n<body>{body}</body></html>\n")
 
 
-def write_html(sweep: str | Path, out: str | Path, results: str | Path = "results") -> Path:
-    """The sweep's report as one self-contained HTML file; returns its path."""
+def write_html(sweep: str | Path, out: str | Path, results: str | Path = "results",
+               claims: str | Path | None = None) -> Path:
+    """The sweep's report as one self-contained HTML file; returns its path (``claims``: a
+    claims file, else the one beside the sweep's suite, if any: :mod:`bench.views.claims`)."""
     directory = sweep_dir(sweep, results)
     df = load(directory)
     manifest_path = directory / MANIFEST
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
     figures = read_figures(directory / FIGURES, directory.name)
     out = Path(out)
-    out.write_text(render_page(build_page(df, directory.name, manifest, figures)),
-                   encoding="utf-8")
+    page = build_page(df, directory.name, manifest, figures)
+    page.report.claims = sweep_claims(directory, page.data, claims)
+    out.write_text(render_page(page), encoding="utf-8")
     return out

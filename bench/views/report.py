@@ -51,7 +51,7 @@ from typing import Any
 import pandas as pd
 
 import instances
-from bench.views import confidence, paired, tails
+from bench.views import confidence, paired, tails, witnesses
 from bench.views.stats import (
     FAILURES,
     PSEUDO_LADDER,
@@ -134,7 +134,9 @@ def _json(report: Report) -> str:
         "disagreements": _records(report.disagreements),
         "wrong": _records(report.wrong),
         "paired": _records(report.paired),
+        **({"claims": _records(report.claims)} if report.claims is not None else {}),
         "tails": _records(report.tails),
+        "witnesses": _records(report.witnesses),
         "methods": METHODS,
     }
     return json.dumps(doc, indent=2, allow_nan=False) + "\n"
@@ -468,6 +470,27 @@ def _md_paired(report: Report) -> str:
         "## Paired comparisons\n\n", f"## Paired comparisons\n\n{note}\n\n", 1)
 
 
+def _md_witnesses(report: Report) -> str:
+    """Where a ranking of paradigms rests on one engine or one model (nothing when none)."""
+    table = report.witnesses
+    if not len(table):
+        return ""
+    lines = [f"- {family} / {ladder}: {witnesses.ladder_note(rows)}"
+             for (family, ladder), rows in table.groupby(["family", "ladder"], sort=False)]
+    return ("## One witness per paradigm\n\nA ladder ranks paradigms, but these paradigms' "
+            "configs share one engine or one model (`backend`, `solver`): what the ladder says "
+            "of the paradigm, it says of that engine or model.\n\n" + "\n".join(lines))
+
+
+def witness_lines(table: pd.DataFrame, family: str, ladder: str) -> list[str]:
+    """The terminal's line about a ladder's single witnesses (none when there are none)."""
+    mine = table[(table["family"] == family) & (table["ladder"] == ladder)] if len(table) \
+        else table
+    if not len(mine):
+        return []
+    return _wrap(f"{witnesses.ladder_note(mine)}.", "  ")
+
+
 def _md_tails(report: Report) -> str:
     """Run-time distributions: each (rung, config) with many runs, its tail index and verdict;
     nothing when no rung has that many runs."""
@@ -517,8 +540,9 @@ def _markdown(report: Report) -> str:
     """The human summary printed at the end of a sweep."""
     title = f"# cliffbench report: {report.sweep}" if report.sweep else "# cliffbench report"
     sections = [title, _md_summary(report), _md_virtual_best(report), _md_cliffs(report),
-                _md_paired(report), _md_tails(report), _md_disagreements(report),
-                _md_wrong(report)]
+                _md_paired(report), _md_witnesses(report), _md_tails(report),
+                _md_disagreements(report),
+                _md_wrong(report), md_claims(report.claims)]
     return "\n\n".join(s for s in sections if s) + "\n"
 
 
@@ -733,7 +757,8 @@ def _ladder_text(family: str, ladder: str, view: Overview, budgets: pd.Series,
     configs = [notes.cut(c, CONFIG_WIDTH) for c in totals["config"]]
     title = _wrap(_ladder_title(family, ladder, cells, budgets, with_optimal), indent="  ")
     text = "\n".join([*title, *_grid_lines(configs, rungs, grid, tail_headers, tail),
-                      *notes.lines(), *paired_lines(report.paired, family, ladder)])
+                      *notes.lines(), *paired_lines(report.paired, family, ladder),
+                      *witness_lines(report.witnesses, family, ladder)])
     return text, _marks(grid) | set(tail_headers)
 
 
@@ -774,7 +799,8 @@ def _problems(wrong: pd.DataFrame, disagree: pd.DataFrame) -> list[str]:
     return lines + ([""] if lines and more else []) + more
 
 
-def terminal_summary(table: pd.DataFrame, sweep: str) -> str:
+def terminal_summary(table: pd.DataFrame, sweep: str,
+                     claims: pd.DataFrame | None = None) -> str:
     """What a finished sweep prints: a few lines a ladder, no line over :data:`TERMINAL_WIDTH`.
 
     A headline (runs, answered, proven optimal, failed, wrong answers, disagreements), then per
@@ -806,6 +832,8 @@ def terminal_summary(table: pd.DataFrame, sweep: str) -> str:
     problems = _problems(wrong, disagree)
     if problems:
         blocks.append("\n".join(problems))
+    if claims_lines(claims):  # claims, checked (``claims``: bench.views.claims.evaluate's)
+        blocks.append("\n".join(claims_lines(claims)))
     blocks.append("\n".join(_legend(marks, list(scored)) + [
         _fit(f"Every statistic: cliffbench report {sweep}"),
         _fit(f"A page to explore the runs: cliffbench report {sweep} --html FILE")]))
@@ -839,3 +867,37 @@ def score_legend(families: Iterable[str]) -> str:
         return SCORE_LEGEND.format(column="score", meaning=next(iter(by_meaning), SCORE_MEANING))
     return " ".join(SCORE_LEGEND.format(column=f"score ({', '.join(names)})", meaning=meaning)
                     for meaning, names in by_meaning.items())
+
+
+# --------------------------------------------------------------------------------------------
+# Claims, checked (bench.views.claims)
+
+
+def md_claims(claims: pd.DataFrame | None) -> str:
+    """The claims section: each published number beside ours and the verdict; "" without a
+    claims file."""
+    if claims is None:
+        return ""
+    if claims.empty:
+        return "## Claims, checked\n\nthe claims file holds no claim"
+    rows = [[_fmt_text(r.id), _fmt_text(r.source), _fmt_text(r.claim), _fmt_text(r.published),
+             _fmt_text(r.ours), _fmt_text(r.verdict), _fmt_text(r.why)]
+            for r in claims.itertuples()]
+    counts = claims["verdict"].value_counts()
+    said = ", ".join(f"{counts[v]} {v}" for v in ("reproduced", "differs", "not comparable")
+                     if v in counts)
+    return ("## Claims, checked\n\n" + said + " (ours: the value and its 95% interval; "
+            "docs/reading-results.md, \"Claims, checked\").\n\n" + markdown_table(
+                ["claim", "source", "what", "published", "ours", "verdict", "why"], rows,
+                [False, False, False, True, True, False, False]))
+
+
+def claims_lines(claims: pd.DataFrame | None) -> list[str]:
+    """The claims table of the terminal summary: one cut line a claim; [] without claims."""
+    if claims is None or claims.empty:
+        return []
+    width = max(len(str(i)) for i in claims["id"])
+    lines = ["Claims, checked (published -> ours; `cliffbench report` says why):"]
+    for r in claims.itertuples():
+        lines.append(_fit(f"  {r.verdict:<14} {str(r.id):<{width}}  {r.published} -> {r.ours}"))
+    return lines

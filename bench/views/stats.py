@@ -28,6 +28,8 @@ optional column (say ``work_conflicts``) only leaves its statistic NA. The text 
 - Run-time distributions (:func:`bench.views.tails.tail_table`): per (rung, config) with at
   least :data:`bench.views.tails.MIN_RUNS` runs, the tail index of its wall times and whether
   the tail is heavy (what the survival figure draws).
+- One witness (:func:`bench.views.witnesses.single_witnesses`): the paradigms of a ladder
+  that ranks paradigms whose every config shares one engine or one model.
 - :func:`virtual_best` -- per rung, what the per-instance fastest config achieves.
 - :func:`overview` -- per (family, ladder) a config x rung grid of solved / optimal / failed
   counts, and per config its PAR-2 over the ladder, cliff and mean score fraction, the virtual
@@ -67,6 +69,7 @@ from bench.table.schema import COLUMNS, PARAM_PREFIX_SOLVER, STATUSES, SUCCESS
 from bench.views import confidence
 from bench.views import paired as paired_view
 from bench.views import tails as tails_view
+from bench.views import witnesses as witnesses_view
 
 #: The ladder name given to runs outside any ladder (one pseudo-ladder per family).
 PSEUDO_LADDER = "(instances)"
@@ -697,7 +700,12 @@ class Report:
     disagreements: pd.DataFrame = field(default_factory=lambda: _empty(DISAGREEMENT_COLUMNS))
     wrong: pd.DataFrame = field(default_factory=lambda: _empty(WRONG_COLUMNS))
     paired: pd.DataFrame = field(default_factory=lambda: _empty(paired_view.PAIRED_COLUMNS))
+    #: The claims table (:func:`bench.views.claims.evaluate`) when the sweep's suite has a
+    #: claims file (or one was given); None otherwise.
+    claims: pd.DataFrame | None = None
     tails: pd.DataFrame = field(default_factory=lambda: _empty(tails_view.TAIL_COLUMNS))
+    witnesses: pd.DataFrame = field(
+        default_factory=lambda: _empty(witnesses_view.WITNESS_COLUMNS))
 
 
 def build_report(df: pd.DataFrame, sweep: str = "", *, normalized: bool = False) -> Report:
@@ -708,4 +716,5 @@ def build_report(df: pd.DataFrame, sweep: str = "", *, normalized: bool = False)
     return Report(sweep=sweep, summary=summary, cliffs=_cliffs_from_summary(summary),
                   virtual_best=_virtual_best(data), disagreements=_disagreements(data),
                   wrong=_wrong_answers(data), paired=paired_view.compare(data),
-                  tails=tails_view.tail_table(data))
+                  tails=tails_view.tail_table(data),
+                  witnesses=witnesses_view.single_witnesses(data))

@@ -325,7 +325,7 @@ def test_empty_frame():
         doc = json.loads(render(report, "json"))
         assert doc == {"sweep": "empty", "summary": [], "cliffs": [], "virtual_best": [],
                        "disagreements": [], "wrong": [], "paired": [], "tails": [],
-                       "methods": METHODS}
+                       "witnesses": [], "methods": METHODS}
         assert "no runs" in render(report, "markdown")
         assert pd.read_csv(io.StringIO(render(report, "csv"))).empty
 
@@ -385,7 +385,7 @@ def test_na_everywhere_in_a_column(ladder):
 def test_json_round_trip(ladder):
     doc = json.loads(render(build_report(ladder, sweep="quick"), "json"))
     assert list(doc) == ["sweep", "summary", "cliffs", "virtual_best", "disagreements", "wrong",
-                         "paired", "tails", "methods"]
+                         "paired", "tails", "witnesses", "methods"]
     assert doc["sweep"] == "quick"
     assert len(doc["summary"]) == 8 and list(doc["summary"][0]) == SUMMARY_COLUMNS
     top = doc["summary"][6]

@@ -67,7 +67,8 @@ def decide(positions: list[float], solved: list[int], runs: list[int], left: lis
            spent: int, spec: Adaptive, seed: int) -> Decision:
     """The next batch of a stream (module docstring, steps 1-5).
 
-    ``positions``: the ``vary`` value of each rung (increasing); ``solved``, ``runs``: the
+    ``positions``: the ``vary`` value of each rung, increasing (a ladder whose values fall
+    passes them negated); ``solved``, ``runs``: the
     stream's finished runs per rung; ``left``: candidates not yet taken per rung; ``spent``:
     runs taken so far; ``seed``: the fit's bootstrap seed. A pure function of its arguments.
     """
@@ -92,8 +93,8 @@ def decide(positions: list[float], solved: list[int], runs: list[int], left: lis
                                    np.array([runs[i] for i in observed]), "rung", seed)
         if fit.low_where == fit.high_where == confidence.WITHIN \
                 and fit.high - fit.low <= spec.width + 1e-12:
-            return Decision((), f"interval {fit.low:g}..{fit.high:g} at most {spec.width:g} "
-                                "wide", fit)
+            return Decision((), f"interval {fit.high - fit.low:g} wide, at most "
+                                f"{spec.width:g}", fit)
         crossing = (fit.cliff if fit.where == confidence.WITHIN
                     else -np.inf if fit.where == confidence.BELOW else np.inf)
         below = [i for i in observed if positions[i] <= crossing]
@@ -126,7 +127,10 @@ class AdaptiveStream:
 
     def __init__(self, name: tuple[str, str], rungs: list[list[Task]], spec: Adaptive):
         self.name, self.rungs, self.spec = name, rungs, spec
-        self.positions = [self._position(r, i) for i, r in enumerate(rungs)]
+        values = [self._position(r, i) for i, r in enumerate(rungs)]
+        #: the fit's axis runs the way the ladder climbs: values that fall (clues) are negated
+        self.sign = -1.0 if len(values) > 1 and values[-1] < values[0] else 1.0
+        self.positions = [self.sign * v for v in values]
         self.taken = [0] * len(rungs)
         self.solved = [0] * len(rungs)
         self.runs = [0] * len(rungs)
@@ -177,13 +181,15 @@ class AdaptiveStream:
 
     def summary(self) -> dict[str, Any]:
         """For the manifest: runs made, why the stream stopped, the last fitted interval."""
-        fit = self.fit
+        cliff = low = high = None
+        if self.fit is not None:
+            numbers = [None if c is None else self.sign * c for c in
+                       (self.fit.columns()[k] for k in confidence.FIT_NUMBERS)]
+            cliff, low, high = numbers[0], *(numbers[1:] if self.sign > 0 else numbers[:0:-1])
         return {"ladder": self.name[0], "config": self.name[1], "runs": self.spent,
                 "budget": self.spec.runs, "width": self.spec.width,
                 "stopped": self.stopped or "not finished",
-                "cliff": None if fit is None else fit.columns()["fit_cliff"],
-                "low": None if fit is None else fit.columns()["fit_cliff_low"],
-                "high": None if fit is None else fit.columns()["fit_cliff_high"],
+                "cliff": cliff, "low": low, "high": high,
                 "runs_per_rung": {str(t[0].ref.rung) if t else str(i): n
                                   for i, (t, n) in enumerate(zip(self.rungs, self.runs,
                                                                  strict=True)) if n}}

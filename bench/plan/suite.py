@@ -403,8 +403,8 @@ MAX_ADAPTIVE_RUNS = 100000
 
 def _adaptive(entry: dict[str, Any], where: str) -> Adaptive:
     """``adaptive = { runs = N, width = W }`` of a generator ladder whose ``values`` are numbers
-    that increase (the cliff is a position on them): N a whole number from 1, W a number above
-    zero in the ``vary`` parameter's units."""
+    in increasing or decreasing order (the cliff is a position on them): N a whole number from
+    1, W a number above zero in the ``vary`` parameter's units."""
     table = entry["adaptive"]
     if "generator" not in entry:
         raise SuiteError(f"{where}: 'adaptive' needs a generator ladder (generator, vary, "
@@ -425,9 +425,10 @@ def _adaptive(entry: dict[str, Any], where: str) -> Adaptive:
     if not isinstance(values, list):
         raise SuiteError(f"{where}: a generator ladder needs 'vary' and 'values'")
     if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values) \
-            or any(b <= a for a, b in zip(values, values[1:])):
+            or not (all(b > a for a, b in zip(values, values[1:], strict=False))
+                    or all(b < a for a, b in zip(values, values[1:], strict=False))):
         raise SuiteError(f"{where}: 'adaptive' needs 'values' that are numbers in increasing "
-                         f"order, got {values!r}")
+                         f"or decreasing order (the way the ladder gets harder), got {values!r}")
     if len(values) < 2:
         raise SuiteError(f"{where}: 'adaptive' needs at least two 'values'")
     return Adaptive(int(runs), float(width))

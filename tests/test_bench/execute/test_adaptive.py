@@ -127,3 +127,24 @@ def test_a_real_adaptive_sweep(tmp_path, faulty):
     again = run_sweep(str(path), results=tmp_path / "results", progress=False, resume=True,
                       plugins=[faulty])
     assert len(pd.read_parquet(again / "runs.parquet")) == len(table)
+
+
+def test_a_falling_ladder_is_fitted_the_way_it_climbs(tmp_path):
+    """Values that fall (clues): the cliff is placed on them all the same."""
+    path = tmp_path / "falling.toml"
+    path.write_text(SUITE.format(runs=14, width=1.0).replace(
+        "values = [3, 4, 5, 6, 7, 8, 9]", "values = [9, 8, 7, 6, 5, 4, 3]"))
+    _, tasks = prepare_sweep(str(path), solvers=["dfs-restarts"], plugins=[FAULTY])
+
+    def falling(task, cliff: float = 6.0) -> dict:
+        noise = random.Random(task.key).random()
+        solved = float(task.ref.rung) - noise + 0.5 > cliff
+        return {"key": task.key, "status": "solved" if solved else "timeout"}
+
+    scheduler = LadderScheduler(tasks, {}, 1.0, {"grid": Adaptive(14, 1.0)})
+    while (batch := list(iter(scheduler.next_task, None))):
+        for task in batch:
+            scheduler.finished(task, falling(task))
+    (summary,) = scheduler.adaptive_summary()
+    assert summary["low"] <= 6.0 <= summary["high"] and summary["low"] < summary["high"]
+    assert summary["runs"] <= 14

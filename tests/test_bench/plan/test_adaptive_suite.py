@@ -47,8 +47,8 @@ def test_an_adaptive_ladder_lists_every_candidate(tmp_path):
     ("values = [3, 4]\nadaptive = { runs = 4, width = \"1\" }\n", "'width' must be"),
     ("values = [3, 4]\nadaptive = { runs = 4, width = nan }\n", "'width' must be"),
     ("values = [3, 4]\nadaptive = 4\n", "'adaptive' is a table"),
-    ("values = [4, 3]\nadaptive = { runs = 4, width = 1 }\n", "increasing order"),
-    ("values = [\"a\", \"b\"]\nadaptive = { runs = 4, width = 1 }\n", "increasing order"),
+    ("values = [3, 5, 4]\nadaptive = { runs = 4, width = 1 }\n", "increasing"),
+    ("values = [\"a\", \"b\"]\nadaptive = { runs = 4, width = 1 }\n", "increasing"),
     ("values = [3]\nadaptive = { runs = 4, width = 1 }\n", "at least two"),
 ])
 def test_bad_adaptive_tables_are_refused_naming_file_and_key(tmp_path, body, says):

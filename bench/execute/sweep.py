@@ -381,8 +381,9 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
     jobs = jobs or suite.jobs or max(1, len(available_cpus()) // suite.cores)
     started = now()
     adaptive = {ladder.name: ladder.adaptive for ladder in suite.ladders if ladder.adaptive}
-    scheduler = LadderScheduler(tasks, done, suite.abort_fraction, adaptive)
-    planned, up_to = scheduler.planned()
+    # the order runs are given out in (``scheduler`` is a Dask scheduler's address)
+    order = LadderScheduler(tasks, done, suite.abort_fraction, adaptive)
+    planned, up_to = order.planned()
     manifest = {"sweep": sweep, "command": argv or sys.argv, "suite": suite.path,
                 "suite_sha256": suite.sha256, "suite_name": suite.name, "executor": executor,
                 "scheduler": scheduler,
@@ -411,13 +412,13 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
                           directory / "workers") as runner:
             if executor == "dask":
                 bar.workers = runner.capacity()
-            runner.run(scheduler, sweep, record, bar.note)
+            runner.run(order, sweep, record, bar.note)
     finally:
         bar.close()
         journal.close()
         compact(directory)
         if adaptive:
-            manifest["adaptive"] = scheduler.adaptive_summary()
+            manifest["adaptive"] = order.adaptive_summary()
         manifest["ended_at"] = now()
         write_manifest(directory, manifest)
     return directory

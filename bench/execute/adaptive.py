@@ -26,11 +26,13 @@ Contract:
 The algorithm (:func:`decide`), from the per-rung counts of the rungs run so far:
 
 1. Start: the two ends and the middle rung, :data:`FIRST` candidates each.
-2. Fit the cliff (decreasing logistic, 50% crossing). Narrow enough: stop.
-3. Bracket the crossing by the rungs run so far: ``lo`` the highest run rung at or below it,
-   ``hi`` the lowest above it (a crossing below the ladder has no ``lo``, one beyond it no
-   ``hi``). If rungs not yet run lie between (or past the end missing its side), bisect: the
-   middle one of them, :data:`FIRST` candidates.
+2. Fit the cliff (decreasing logistic, 50% crossing) and bracket it by the rungs run so far:
+   ``lo`` the highest run rung at or below it, ``hi`` the lowest above it (a crossing below
+   the ladder has no ``lo``, one beyond it no ``hi``).
+3. Narrow enough: stop, once ``lo`` and ``hi`` have :data:`BRACKET` runs each (or no
+   candidate left); until then :data:`STEP` more at whichever is short. Not narrow enough, and
+   rungs not yet run lie between ``lo`` and ``hi`` (or past the end missing its side): bisect,
+   the middle one of them, :data:`FIRST` candidates.
 4. Otherwise (``lo`` and ``hi`` neighbours, or the ladder's end) add :data:`STEP` more
    candidates at each of ``lo`` and ``hi``; when those are used up, at the nearest rungs to
    the crossing that still have candidates.
@@ -52,6 +54,10 @@ from bench.views import confidence
 FIRST = 2
 #: Candidates added per rung beside the crossing once the bracket is one rung wide.
 STEP = 2
+#: Runs each rung bracketing the crossing needs (or all its candidates) before a narrow
+#: interval may stop a stream: where every rung is solved on all or none of its runs the
+#: interval is the gap between them, however few the runs.
+BRACKET = 4
 
 
 @dataclass(frozen=True)
@@ -72,15 +78,19 @@ def decide(positions: list[float], solved: list[int], runs: list[int], left: lis
     stream's finished runs per rung; ``left``: candidates not yet taken per rung; ``spent``:
     runs taken so far; ``seed``: the fit's bootstrap seed. A pure function of its arguments.
     """
-    budget = spec.runs - spent
-    if budget <= 0:
-        return Decision((), f"budget of {spec.runs} runs spent")
-    if not any(left):
-        return Decision((), "every candidate run")
     count = len(positions)
     observed = [i for i in range(count) if runs[i] > 0]
     fit = None
-    if len(observed) < 2:
+    if len(observed) >= 2:  # the fit first: a stream that stops still reports its cliff
+        x = np.array([positions[i] for i in observed], dtype=float)
+        fit = confidence.fit_cliff(x, np.array([solved[i] for i in observed]),
+                                   np.array([runs[i] for i in observed]), "rung", seed)
+    budget = spec.runs - spent
+    if budget <= 0:
+        return Decision((), f"budget of {spec.runs} runs spent", fit)
+    if not any(left):
+        return Decision((), "every candidate run", fit)
+    if fit is None:
         fresh = [i for i in (0, count // 2, count - 1) if left[i] and not runs[i]]
         fresh = list(dict.fromkeys(fresh)) or [i for i in range(count) if left[i]
                                                 and not runs[i]][:3]
@@ -88,21 +98,20 @@ def decide(positions: list[float], solved: list[int], runs: list[int], left: lis
         if not wants:
             wants = [(next(i for i in range(count) if left[i]), STEP)]
     else:
-        x = np.array([positions[i] for i in observed], dtype=float)
-        fit = confidence.fit_cliff(x, np.array([solved[i] for i in observed]),
-                                   np.array([runs[i] for i in observed]), "rung", seed)
-        if fit.low_where == fit.high_where == confidence.WITHIN \
-                and fit.high - fit.low <= spec.width + 1e-12:
-            return Decision((), f"interval {fit.high - fit.low:g} wide, at most "
-                                f"{spec.width:g}", fit)
         crossing = (fit.cliff if fit.where == confidence.WITHIN
                     else -np.inf if fit.where == confidence.BELOW else np.inf)
         below = [i for i in observed if positions[i] <= crossing]
         above = [i for i in observed if positions[i] > crossing]
         lo = below[-1] if below else -1
         hi = above[0] if above else count
-        between = [i for i in range(lo + 1, hi) if left[i] and not runs[i]]
-        if between:
+        thin = [i for i in (lo, hi) if 0 <= i < count and runs[i] < BRACKET and left[i]]
+        if fit.low_where == fit.high_where == confidence.WITHIN \
+                and fit.high - fit.low <= spec.width + 1e-12:
+            if not thin:
+                return Decision((), f"interval {fit.high - fit.low:g} wide, at most "
+                                    f"{spec.width:g}", fit)
+            wants = [(i, STEP) for i in thin]
+        elif between := [i for i in range(lo + 1, hi) if left[i] and not runs[i]]:
             wants = [(between[(len(between) - 1) // 2], FIRST)]
         else:
             wants = [(i, STEP) for i in (lo, hi) if 0 <= i < count and left[i]]

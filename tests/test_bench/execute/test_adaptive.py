@@ -148,3 +148,13 @@ def test_a_falling_ladder_is_fitted_the_way_it_climbs(tmp_path):
     (summary,) = scheduler.adaptive_summary()
     assert summary["low"] <= 6.0 <= summary["high"] and summary["low"] < summary["high"]
     assert summary["runs"] <= 14
+
+
+def test_a_narrow_gap_stops_only_once_the_bracketing_rungs_have_enough_runs():
+    spec = Adaptive(runs=40, width=1.0)
+    positions = [3.0, 4.0, 5.0, 6.0, 7.0]
+    # 4 solved on all, 5 on none: the interval is the gap 4..5, one wide; 2 runs each is thin
+    thin = decide(positions, [2, 2, 0, 0, 0], [2, 2, 2, 0, 2], [3, 3, 3, 5, 3], 8, spec, 1)
+    assert not thin.stopped and thin.batch == ((1, 2), (2, 2))
+    enough = decide(positions, [2, 4, 0, 0, 0], [2, 4, 4, 0, 2], [3, 1, 1, 5, 3], 12, spec, 1)
+    assert enough.stopped.startswith("interval 1 wide")

@@ -27,8 +27,9 @@ import numpy as np
 import pandas as pd
 
 from bench.execute.sweep import run_sweep
+from bench.stats import confidence
 from bench.table.store import load
-from bench.views import confidence, stats
+from bench.views import stats
 
 LADDERS = {
     "edgematch": {

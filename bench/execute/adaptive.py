@@ -19,7 +19,7 @@ Contract:
 - Within a rung, candidates are taken in the plan's order (seed by seed, repeat by repeat):
   the k runs of a rung are always its first k candidates.
 - A stream spends at most N runs, and stops early once the fitted cliff's 95% interval
-  (bench/views/confidence.py's :func:`~bench.views.confidence.fit_cliff` on the rungs it ran,
+  (bench/stats/confidence.py's :func:`~bench.stats.confidence.fit_cliff` on the rungs it ran,
   at their ``vary`` values, its bootstrap seeded by the stream's name) lies inside the ladder
   and is at most W wide, or once no candidate is left.
 
@@ -47,8 +47,8 @@ from typing import Any
 import numpy as np
 
 from bench.plan.suite import Adaptive, Task
+from bench.stats import confidence
 from bench.table.schema import SUCCESS
-from bench.views import confidence
 
 #: Candidates per rung when a rung is first run (the start, a bisection).
 FIRST = 2

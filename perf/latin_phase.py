@@ -33,8 +33,9 @@ reference lines are printed the same two ways:
   generator of Gomes et al. (``qwh.order30.holes316.pls`` and so on, orders 30 to 40), which
   are real files: 1.62 to 1.84 in holes / n^1.55.
 
-The sweep's table is in a temporary folder (``--keep DIR`` keeps it). ``--table DIR`` runs nothing and reports a sweep already made (the
-shipped suite's, ``cliffbench run latin-phase``), one ladder at a time.
+The sweep's table is in a temporary folder (``--keep DIR`` keeps it). ``--table DIR`` runs
+nothing and reports a sweep already made (the shipped suite's, ``cliffbench run latin-phase``),
+one ladder at a time.
 
     python perf/latin_phase.py [--order 20] [--lo 0.30] [--hi 0.70] [--step 0.04] [--seeds 3]
                                [--timeout 2] [--jobs 2] [--solvers native,sat] [--keep DIR]
@@ -175,7 +176,8 @@ def published_lines(n: int) -> list[str]:
             f"{PUBLISHED_ORDER} = {constant:.2f} n^{SCALING_EXPONENT} holes",
             f"  at order {n}: a fraction {PUBLISHED_FRACTION:.2f} is "
             f"{scaled(PUBLISHED_FRACTION, n):.2f} n^{SCALING_EXPONENT} holes; {constant:.2f} "
-            f"n^{SCALING_EXPONENT} holes is a fraction {constant / n ** (2 - SCALING_EXPONENT):.3f}",
+            f"n^{SCALING_EXPONENT} holes is a fraction "
+            f"{constant / n ** (2 - SCALING_EXPONENT):.3f}",
             f"lsencode's sample QWH files, orders {min(LSENCODE_SAMPLES)}-{max(LSENCODE_SAMPLES)}:"
             f" {min(samples):.2f}-{max(samples):.2f} n^{SCALING_EXPONENT} holes, at order {n} "
             f"a fraction {min(samples) / n ** 0.45:.3f}-{max(samples) / n ** 0.45:.3f}"]

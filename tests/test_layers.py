@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: Module prefixes from the bottom up (the longest matching prefix decides a module's layer).
 LAYERS = (
     ("instances",),
-    ("bench.api", "bench.cliargs", "bench.names"),
+    ("bench.api", "bench.cliargs", "bench.names", "bench.stats"),
     ("searches", "encoders", "bench.tools"),
     ("bench.table",),
     ("bench.data",),

@@ -29,11 +29,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bench.execute.adaptive import AdaptiveStream
 from bench.execute.classify import outcome_columns
 from bench.execute.limits import process_table
 from bench.execute.slot import GRACE_S, MEMORY_POLL_S, POLL_S, RunnerError, Slot
 from bench.execute.worker import prepare_key
-from bench.plan.suite import Task
+from bench.plan.suite import Adaptive, Task
 from bench.table.schema import SUCCESS
 from bench.table.store import now
 
@@ -55,10 +56,14 @@ class LadderScheduler:
     rungs becomes a ``skipped`` row with the reason. ``done`` rows (a resumed sweep) count as
     finished runs without running again. Streams take turns; one whose solver another worker
     is compiling (``compiling``, set by the runner) waits its turn while others have runs.
+
+    A stream of an adaptive ladder (``adaptive``: ladder name -> its budget) does not climb:
+    bench/execute/adaptive.py's :class:`AdaptiveStream` chooses its next batch of candidates
+    each time the last one has finished; candidates never chosen give no row.
     """
 
     def __init__(self, tasks: list[Task], done: dict[str, dict[str, Any]],
-                 abort_fraction: float = 1.0):
+                 abort_fraction: float = 1.0, adaptive: dict[str, Adaptive] | None = None):
         self.done = done
         self.abort_fraction = abort_fraction
         self.streams: OrderedDict[tuple[str, str], list[list[Task]]] = OrderedDict()
@@ -75,11 +80,27 @@ class LadderScheduler:
         self.skipped: list[tuple[Task, str]] = []
         self.compiling: set[str] = set()
         self.order = deque(self.streams)
+        self.adaptive = {s: AdaptiveStream(s, rungs, (adaptive or {})[s[0]])
+                         for s, rungs in self.streams.items() if s[0] in (adaptive or {})}
         for stream in self.streams:
             self._advance(stream)
 
+    def planned(self) -> tuple[int, bool]:
+        """(the most runs this scheduler can give or skip, whether that is an upper bound: some
+        stream is adaptive)."""
+        fixed = sum(len(t) for s, rungs in self.streams.items() if s not in self.adaptive
+                    for t in rungs)
+        return fixed + sum(a.planned() for a in self.adaptive.values()), bool(self.adaptive)
+
+    def adaptive_summary(self) -> list[dict[str, Any]]:
+        """Per adaptive stream: runs made, why it stopped, its last fitted interval."""
+        return [a.summary() for a in self.adaptive.values()]
+
     def _advance(self, stream: tuple[str, str]) -> None:
         """Open the next non-empty rung of a stream, counting runs already done."""
+        if stream in self.adaptive:
+            self._advance_adaptive(stream)
+            return
         rungs = self.streams[stream]
         while self.open[stream] == 0 and not self.queue[stream]:
             index = self.current[stream]
@@ -100,6 +121,20 @@ class LadderScheduler:
             for task in rungs[index + 1]:
                 if task.key in self.done:
                     self._count(stream, self.done[task.key])
+                else:
+                    self.queue[stream].append(task)
+
+    def _advance_adaptive(self, stream: tuple[str, str]) -> None:
+        """Once an adaptive stream's batch has finished, its next one; runs of it already done
+        (a resumed sweep) count at once, so the replay makes the same decisions."""
+        chooser = self.adaptive[stream]
+        while self.open[stream] == 0 and not self.queue[stream]:
+            batch = chooser.next_batch()
+            if not batch:
+                return
+            for task in batch:
+                if task.key in self.done:
+                    chooser.record(task, self.done[task.key])
                 else:
                     self.queue[stream].append(task)
 
@@ -138,7 +173,10 @@ class LadderScheduler:
     def finished(self, task: Task, row: dict[str, Any]) -> None:
         stream = task.stream
         self.open[stream] -= 1
-        self._count(stream, row)
+        if stream in self.adaptive:
+            self.adaptive[stream].record(task, row)
+        else:
+            self._count(stream, row)
         self._advance(stream)
 
     def take_skipped(self) -> list[tuple[Task, str]]:

@@ -140,15 +140,17 @@ class Progress:
     thread's clock, so a long compilation still gets its lines), each time another
     ``LINE_STEP`` of the runs is done, as soon as a worker starts a first-run compilation, and
     at the end; ``quiet`` prints nothing. A resumed sweep first says how many runs are already
-    done and how many remain. The time left is estimated from run times only, preparation
+    done and how many remain (``up_to``: "up to" that many, when an adaptive ladder may stop
+    early: bench/execute/adaptive.py). The time left is estimated from run times only, preparation
     (numba compilation) left out: the mean ``t_wall`` of the runs that ran (resumed ones
     included) times the runs left, over the runs the executor holds at once (``workers``; None
     until a Dask cluster says, counted as 1)."""
 
     def __init__(self, name: str, total: int, done_rows: list[dict[str, Any]],
                  workers: int | None, mode: str, stream: Any = None,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, up_to: bool = False):
         self.name, self.total, self.workers, self.mode = name, total, workers, mode
+        self.up_to = "up to " if up_to else ""
         self.stream = stream if stream is not None else sys.stderr
         self.clock = clock
         self.counts: Counter[str] = Counter()
@@ -183,10 +185,10 @@ class Progress:
         """The first line: the runs to make, and on a resume how many are already done."""
         left = self.total - self.done
         if self.done:
-            return (f"{self.name}: resuming: {self.done} of {self.total} runs already done, "
-                    f"{left} to run")
+            return (f"{self.name}: resuming: {self.done} of {self.up_to}{self.total} runs "
+                    f"already done, {self.up_to}{left} to run")
         where = f" on {self.workers} worker(s)" if self.workers else ""
-        return f"{self.name}: {self.total} runs{where}"
+        return f"{self.name}: {self.up_to}{self.total} runs{where}"
 
     def eta(self) -> float | None:
         """Seconds left by the run times so far (None before any run ended)."""
@@ -203,7 +205,7 @@ class Progress:
     def line(self) -> str:
         """One plain progress line."""
         share = 100 * self.done / self.total if self.total else 100.0
-        parts = [f"{self.name}: {self.done}/{self.total} runs ({share:.0f}%), "
+        parts = [f"{self.name}: {self.done}/{self.up_to}{self.total} runs ({share:.0f}%), "
                  f"{duration(self.clock() - self.started)} elapsed"]
         if self.counts:
             parts.append(status_counts(self.counts))
@@ -378,13 +380,18 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
     done = {row["key"]: row for row in journal.read()}
     jobs = jobs or suite.jobs or max(1, len(available_cpus()) // suite.cores)
     started = now()
+    adaptive = {ladder.name: ladder.adaptive for ladder in suite.ladders if ladder.adaptive}
+    # the order runs are given out in (``scheduler`` is a Dask scheduler's address)
+    order = LadderScheduler(tasks, done, suite.abort_fraction, adaptive)
+    planned, up_to = order.planned()
     manifest = {"sweep": sweep, "command": argv or sys.argv, "suite": suite.path,
                 "suite_sha256": suite.sha256, "suite_name": suite.name, "executor": executor,
                 "scheduler": scheduler,
                 "jobs": None if executor == "dask" else jobs,  # a cluster: its worker threads
                 "cores_per_run": suite.cores, "budget_s": suite.timeout,
                 "budget_mb": suite.mem, "plugins": [str(p) for p in plugins],
-                "runs_planned": len(tasks), "started_at": started, "ended_at": None,
+                "runs_planned": planned, "runs_planned_up_to": up_to,
+                "started_at": started, "ended_at": None,
                 **environment()}
     previous = directory / "manifest.json"
     if resume and previous.exists():
@@ -393,8 +400,8 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
         manifest["resumed_at"] = [*first.get("resumed_at", []), started]
     write_manifest(directory, manifest)
     done_rows = [done[t.key] for t in tasks if t.key in done]
-    bar = Progress(sweep, len(tasks), done_rows, None if executor == "dask" else jobs,
-                   progress_mode(progress))
+    bar = Progress(sweep, planned, done_rows, None if executor == "dask" else jobs,
+                   progress_mode(progress), up_to=up_to)
 
     def record(row: dict[str, Any]) -> None:
         journal.append(row)
@@ -405,12 +412,13 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
                           directory / "workers") as runner:
             if executor == "dask":
                 bar.workers = runner.capacity()
-            runner.run(LadderScheduler(tasks, done, suite.abort_fraction), sweep, record,
-                       bar.note)
+            runner.run(order, sweep, record, bar.note)
     finally:
         bar.close()
         journal.close()
         compact(directory)
+        if adaptive:
+            manifest["adaptive"] = order.adaptive_summary()
         manifest["ended_at"] = now()
         write_manifest(directory, manifest)
     return directory

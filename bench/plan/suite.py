@@ -66,8 +66,11 @@ SUITES_DIR = Path(__file__).parent / "suites"
 #: The keys of a [[solver]] table, of a [[ladder]] table and of one of its rungs: another key
 #: is a typo ('seed' for 'seeds') that would otherwise be ignored without a word.
 SOLVER_KEYS = {"name", "label", "params"}
-LADDER_KEYS = {"name", "generator", "params", "vary", "values", "seeds", "rungs", "solvers"}
+LADDER_KEYS = {"name", "generator", "params", "vary", "values", "seeds", "rungs", "solvers",
+               "adaptive"}
 RUNG_KEYS = {"label", "instances"}
+#: The keys of a generator ladder's ``adaptive`` table (bench/execute/adaptive.py).
+ADAPTIVE_KEYS = {"runs", "width"}
 
 SUITE_KEYS = {"name", "description", "timeout", "mem", "cores", "repeats", "seed", "plugins",
               "abort_fraction", "early_abort", "jobs", "solver", "ladder", "instances", "tool"}
@@ -97,13 +100,26 @@ class Rung:
     refs: list[InstanceRef]
 
 
+@dataclass(frozen=True)
+class Adaptive:
+    """An adaptive ladder's budget: at most ``runs`` runs per solver config, and stop once the
+    fitted cliff's 95% interval is at most ``width`` in the ``vary`` parameter's units
+    (bench/execute/adaptive.py places the runs)."""
+
+    runs: int
+    width: float
+
+
 @dataclass
 class Ladder:
-    """An ordered list of rungs; top-level instances form the ladder named ''."""
+    """An ordered list of rungs; top-level instances form the ladder named ''. An adaptive
+    ladder (``adaptive`` set) lists every (value, seed) candidate as its rungs' refs; only those
+    its scheduler chooses become runs."""
 
     name: str
     rungs: list[Rung]
     solvers: tuple[str, ...] | None = None
+    adaptive: Adaptive | None = None
 
     def runs(self, config: SolverConfig) -> bool:
         """Whether a solver config climbs this ladder: every one, or those the ladder's
@@ -332,6 +348,7 @@ def _ladder(entry: dict[str, Any], i: int, path: Path, data_dir: str | Path | No
     name = str(entry.get("name", f"ladder{i + 1}"))
     where = f"ladder {name!r}"
     _known_keys(entry, LADDER_KEYS, f"{path}: {where}")
+    adaptive = _adaptive(entry, f"{path}: {where}") if "adaptive" in entry else None
     if "generator" in entry:
         gen, vary = entry["generator"], entry.get("vary")
         values, seeds = entry.get("values"), entry.get("seeds", [1])
@@ -377,7 +394,44 @@ def _ladder(entry: dict[str, Any], i: int, path: Path, data_dir: str | Path | No
     if only is not None and (not isinstance(only, list) or not all(isinstance(x, str)
                                                                      for x in only)):
         raise SuiteError(f"{path}: {where}: 'solvers' is a list of solver names or labels")
-    return Ladder(name, rungs, tuple(only) if only is not None else None)
+    return Ladder(name, rungs, tuple(only) if only is not None else None, adaptive)
+
+
+#: The most runs an adaptive ladder may spend per config (a typo of a few digits).
+MAX_ADAPTIVE_RUNS = 100000
+
+
+def _adaptive(entry: dict[str, Any], where: str) -> Adaptive:
+    """``adaptive = { runs = N, width = W }`` of a generator ladder whose ``values`` are numbers
+    in increasing or decreasing order (the cliff is a position on them): N a whole number from
+    1, W a number above zero in the ``vary`` parameter's units."""
+    table = entry["adaptive"]
+    if "generator" not in entry:
+        raise SuiteError(f"{where}: 'adaptive' needs a generator ladder (generator, vary, "
+                         "values, seeds), not 'rungs'")
+    if not isinstance(table, dict):
+        raise SuiteError(f"{where}: 'adaptive' is a table: adaptive = {{ runs = N, width = W }}")
+    _known_keys(table, ADAPTIVE_KEYS, f"{where}: 'adaptive'")
+    for key in sorted(ADAPTIVE_KEYS - set(table)):
+        raise SuiteError(f"{where}: 'adaptive' needs {key!r}")
+    runs, width = table["runs"], table["width"]
+    if isinstance(runs, bool) or not isinstance(runs, int) or not 1 <= runs <= MAX_ADAPTIVE_RUNS:
+        raise SuiteError(f"{where}: 'adaptive': 'runs' must be a whole number from 1 to "
+                         f"{MAX_ADAPTIVE_RUNS}, got {runs!r}")
+    if isinstance(width, bool) or not isinstance(width, (int, float)) \
+            or not math.isfinite(width) or width <= 0:
+        raise SuiteError(f"{where}: 'adaptive': 'width' must be a number above 0, got {width!r}")
+    values = entry.get("values")
+    if not isinstance(values, list):
+        raise SuiteError(f"{where}: a generator ladder needs 'vary' and 'values'")
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values) \
+            or not (all(b > a for a, b in zip(values, values[1:], strict=False))
+                    or all(b < a for a, b in zip(values, values[1:], strict=False))):
+        raise SuiteError(f"{where}: 'adaptive' needs 'values' that are numbers in increasing "
+                         f"or decreasing order (the way the ladder gets harder), got {values!r}")
+    if len(values) < 2:
+        raise SuiteError(f"{where}: 'adaptive' needs at least two 'values'")
+    return Adaptive(int(runs), float(width))
 
 
 def specs_named(name: str, registry: dict[str, SolverSpec],

@@ -38,7 +38,7 @@ The vocabulary (``kind``):
 - ``mean`` / ``median`` of ``column`` (a table column such as ``work_nodes`` or ``t_wall``, or
   ``counters.NAME``, a counter from the ``counters`` JSON) over the selected rows; ``rows =
   "solved"`` (the default: successes only) or ``"all"``. Interval: percentile bootstrap over
-  the rows (:func:`bench.views.confidence.bootstrap_interval`, seeded by the claim's id).
+  the rows (:func:`bench.stats.confidence.bootstrap_interval`, seeded by the claim's id).
 - ``solved_fraction``: successes / runs of the selected rows. Interval: Wilson.
 - ``ratio``: ``[claim.ours.numerator]`` over ``[claim.ours.denominator]``, each a ``mean`` or
   ``median`` as above (their selectors add to the outer ones). Interval: bootstrap; when both
@@ -47,7 +47,7 @@ The vocabulary (``kind``):
 - ``cliff_rung``: the first rung of ``config`` on ``ladder`` solved on less than half of its
   runs (:func:`bench.views.stats.cliffs`), as a number (the rung label); no interval.
 - ``fitted_cliff``: the 50% crossing of the logistic fit of that config's solved fraction
-  (:func:`bench.views.confidence.fit_cliff`, via :func:`bench.views.stats.cliffs`), with its
+  (:func:`bench.stats.confidence.fit_cliff`, via :func:`bench.views.stats.cliffs`), with its
   bootstrap interval.
 
 The verdict rules, in order:
@@ -77,7 +77,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bench.views import confidence
+from bench.stats import confidence
 from bench.views.stats import _cliffs_from_summary, _summarize, fmt_param
 
 #: The claims table's columns (:func:`evaluate`).

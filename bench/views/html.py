@@ -39,9 +39,10 @@ from typing import Any
 
 import pandas as pd
 
+from bench.stats import confidence
 from bench.table.store import MANIFEST, load, sweep_dir
-from bench.views import confidence, stats
 from bench.views import report as rpt
+from bench.views import stats
 from bench.views.claims import sweep_claims
 from bench.views.report_boards import Picture, compact_image, draw_pictures
 from bench.views.report_runs import run_records

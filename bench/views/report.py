@@ -28,7 +28,7 @@ table, comma separated, NA as an empty field, no index. Columns, in this order:
     fit_axis, fit_cliff, fit_cliff_low, fit_cliff_high, fit_where, fit_low_where,
     fit_high_where
 
-The ``*_low`` / ``*_high`` columns are 95% intervals (:mod:`bench.views.confidence`): Wilson
+The ``*_low`` / ``*_high`` columns are 95% intervals (:mod:`bench.stats.confidence`): Wilson
 for the solved fraction (as fractions of ``runs``), percentile bootstrap for the median time
 and PAR-2. The ``cliff_*`` / ``last_solved_*`` and ``fit_*`` columns repeat, on every row of a
 (family, ladder, config), that config's entry of :func:`~bench.views.stats.cliffs` (empty when
@@ -51,7 +51,8 @@ from typing import Any
 import pandas as pd
 
 import instances
-from bench.views import confidence, paired, tails, witnesses
+from bench.stats import confidence
+from bench.views import paired, tails, witnesses
 from bench.views.stats import (
     FAILURES,
     PSEUDO_LADDER,

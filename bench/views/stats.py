@@ -18,8 +18,8 @@ optional column (say ``work_conflicts``) only leaves its statistic NA. The text 
 - :func:`cliffs` -- per (family, ladder, config): the first rung solved on less than half of
   its runs, and the last rung solved on all of them; beside them the fitted cliff, the 50%
   crossing of a monotone logistic fit of the solved fraction along the ladder, with its
-  bootstrap interval (:mod:`bench.views.confidence`).
-- Intervals (95%, :mod:`bench.views.confidence`): the summary's solved fraction has a Wilson
+  bootstrap interval (:mod:`bench.stats.confidence`).
+- Intervals (95%, :mod:`bench.stats.confidence`): the summary's solved fraction has a Wilson
   interval (``solved_low``/``solved_high``, fractions of ``runs``), its ``t_median`` and
   ``par2`` seeded percentile-bootstrap intervals (``*_low``/``*_high``).
 - :func:`paired` -- configs run on the same instances compared pairwise per rung and per
@@ -65,8 +65,8 @@ import numpy as np
 import pandas as pd
 
 from bench.execute.classify import solutions_bucket
+from bench.stats import confidence
 from bench.table.schema import COLUMNS, PARAM_PREFIX_SOLVER, STATUSES, SUCCESS
-from bench.views import confidence
 from bench.views import paired as paired_view
 from bench.views import tails as tails_view
 from bench.views import witnesses as witnesses_view
@@ -363,7 +363,7 @@ def _cliffs_from_summary(summary: pd.DataFrame) -> pd.DataFrame:
 
 def _rung_axes(ladders: pd.DataFrame) -> dict[tuple[str, str], tuple[str, dict[Any, float]]]:
     """Per (family, ladder): the axis its rungs are fitted on and each rung_index's position
-    there (:func:`bench.views.confidence.rung_axis`, over every rung of the ladder)."""
+    there (:func:`bench.stats.confidence.rung_axis`, over every rung of the ladder)."""
     axes = {}
     rungs = ladders[ladders["rung_index"].notna()].drop_duplicates(
         ["family", "ladder", "rung_index"])
@@ -376,7 +376,7 @@ def _rung_axes(ladders: pd.DataFrame) -> dict[tuple[str, str], tuple[str, dict[A
 
 def _fitted_cliff(family: str, ladder: str, config: str, rungs: pd.DataFrame,
                   axis: tuple[str, dict[Any, float]]) -> dict[str, Any]:
-    """The fitted cliff columns of one config (:data:`bench.views.confidence.FIT_COLUMNS`);
+    """The fitted cliff columns of one config (:data:`bench.stats.confidence.FIT_COLUMNS`);
     all NA with fewer than two rungs run."""
     name, position = axis
     rungs = rungs[rungs["rung_index"].notna() & (rungs["runs"].fillna(0) > 0)]

@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from bench.views import confidence
-from bench.views.confidence import (
+from bench.stats import confidence
+from bench.stats.confidence import (
     BELOW,
     BEYOND,
     WITHIN,

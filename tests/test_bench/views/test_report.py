@@ -10,7 +10,7 @@ import re
 import pandas as pd
 import pytest
 
-from bench.views.confidence import FIT_COLUMNS
+from bench.stats.confidence import FIT_COLUMNS
 from bench.views.report import METHODS, fmt_time, render, terminal_summary
 from bench.views.stats import (
     CLIFF_COLUMNS,

@@ -41,7 +41,6 @@ import hashlib
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import norm
 
 #: Two-sided confidence level of every interval.
 LEVEL = 0.95
@@ -74,6 +73,8 @@ def wilson_interval(successes: np.ndarray | float, trials: np.ndarray | float,
     NaN where there are no trials."""
     k = np.asarray(successes, dtype=float)
     n = np.asarray(trials, dtype=float)
+    from scipy.stats import norm  # here: importing SciPy costs a run's start-up ~0.3 s
+
     z = float(norm.ppf(0.5 + level / 2))
     with np.errstate(invalid="ignore", divide="ignore"):
         p = k / n

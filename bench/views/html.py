@@ -42,7 +42,7 @@ import pandas as pd
 from bench.stats import confidence
 from bench.table.store import MANIFEST, load, sweep_dir
 from bench.views import report as rpt
-from bench.views import stats
+from bench.views import stats, tails, witnesses
 from bench.views.claims import sweep_claims
 from bench.views.report_boards import Picture, compact_image, draw_pictures
 from bench.views.report_runs import run_records
@@ -440,6 +440,44 @@ def paired_html(page: Page, family: str, ladder: str) -> str:
             + _table(headers, body) + "</details>")
 
 
+def _of_ladder(table: pd.DataFrame, family: str, ladder: str) -> pd.DataFrame:
+    return table[(table["family"] == family) & (table["ladder"] == ladder)] if len(table) \
+        else table
+
+
+def tails_html(page: Page, family: str, ladder: str) -> str:
+    """The ladder's run-time tails, folded: per rung and config with many runs, the tail index
+    and its verdict (bench/views/tails.py; nothing when no rung has that many runs)."""
+    mine = _of_ladder(page.report.tails, family, ladder)
+    if mine.empty:
+        return ""
+    body = []
+    for row in mine.itertuples(index=False):
+        cells = [(row.rung, True, _number(row.rung_index)), (row.config, True, None),
+                 (row.runs, False, _number(row.runs)), (row.solved, False, _number(row.solved)),
+                 (rpt.fmt_time(row.median_s), False, _number(row.median_s)),
+                 ("" if pd.isna(row.alpha) else f"{row.alpha:.2f}", False, _number(row.alpha)),
+                 ("" if pd.isna(row.r2) else f"{row.r2:.2f}", False, _number(row.r2)),
+                 (row.verdict, True, None)]
+        tds = "".join(f'<td{_attrs(class_="text" if text else None, data_v=key)}>'
+                      f"{_e(_label(value))}</td>" for value, text, key in cells)
+        body.append(f'<tr{_attrs(data_config=row.config)}>{tds}</tr>')
+    headers = [("rung", True), ("config", True), ("runs", False), ("solved", False),
+               ("t median", False), ("tail alpha", False), ("r2", False), ("tail", True)]
+    heavy = int(mine["verdict"].str.startswith("heavy").sum())
+    return (f"<details><summary>Run-time tails ({heavy} heavy of {len(mine)})</summary>"
+            f'<p class="note">{_e(rpt.TAILS_NOTE.format(runs=tails.MIN_RUNS))}</p>'
+            + _table(headers, body) + "</details>")
+
+
+def witnesses_html(page: Page, family: str, ladder: str) -> str:
+    """The ladder's single witnesses, as a note (nothing when there are none)."""
+    mine = _of_ladder(page.report.witnesses, family, ladder)
+    if mine.empty:
+        return ""
+    return f'<p class="note witness">{_e(witnesses.ladder_note(mine))}.</p>'
+
+
 def _sort_key(row: pd.Series, column: str) -> str | None:
     """What a statistics cell sorts by: the rung's index for the rung, else the raw number."""
     if column == "rung":
@@ -518,7 +556,8 @@ def ladder_html(page: Page, family: str, ladder: str, placed: set[int]) -> str:
     return (f'<article class="ladder"{_attrs(data_family=family, data_ladder=ladder)}>'
             f'<h3>{_e(name)}</h3><p class="meta">{_e(_ladder_meta(page, family, ladder))}</p>'
             + grid_html(page, family, ladder) + stats_html(page, family, ladder)
-            + paired_html(page, family, ladder)
+            + paired_html(page, family, ladder) + tails_html(page, family, ladder)
+            + witnesses_html(page, family, ladder)
             + figures_html(page, family, ladder) + boards_html(page, family, ladder, placed)
             + "</article>")
 

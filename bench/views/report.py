@@ -492,6 +492,13 @@ def witness_lines(table: pd.DataFrame, family: str, ladder: str) -> list[str]:
     return _wrap(f"{witnesses.ladder_note(mine)}.", "  ")
 
 
+TAILS_NOTE = ("Rungs where a config made at least {runs} runs. tail alpha: minus the "
+              "least-squares slope of log P(T > t) against log t over the slower half of the "
+              "runs (failures count as unsolved: censored at the budget), Gomes et al. (JAR "
+              "2000); alpha < 1: infinite mean, alpha < 2: infinite variance (heavy: restarts "
+              "pay). The survival figures draw these curves.")
+
+
 def _md_tails(report: Report) -> str:
     """Run-time distributions: each (rung, config) with many runs, its tail index and verdict;
     nothing when no rung has that many runs."""
@@ -505,11 +512,7 @@ def _md_tails(report: Report) -> str:
             ("tail alpha", "alpha", lambda v: "" if _isna(v) else f"{v:.2f}", True),
             ("r2", "r2", lambda v: "" if _isna(v) else f"{v:.2f}", True),
             ("points", "points", _fmt_count, True), ("tail", "verdict", _fmt_text, False)]
-    note = (f"Rungs where a config made at least {tails.MIN_RUNS} runs. tail alpha: minus the "
-            "least-squares slope of log P(T > t) against log t over the slower half of the "
-            "runs (failures count as unsolved: censored at the budget), Gomes et al. (JAR 2000); "
-            "alpha < 1: infinite mean, alpha < 2: infinite variance (heavy: restarts pay). "
-            "The survival figures draw these curves.")
+    note = TAILS_NOTE.format(runs=tails.MIN_RUNS)
     text = _capped("Run-time distributions", table, spec)
     return text.replace("## Run-time distributions\n\n",
                         f"## Run-time distributions\n\n{note}\n\n", 1)

@@ -79,3 +79,17 @@ def test_the_report_has_a_run_time_distribution_section_with_each_tail():
     text = render(report, "markdown")
     assert "## Run-time distributions" in text and "Gomes et al." in text
     assert json.loads(render(report, "json"))["tails"][0]["config"] == "native"
+
+
+def test_the_html_page_folds_each_ladders_tails_and_names_its_single_witnesses():
+    from bench.views.html import Figures, build_page, render_page
+
+    heavy = pareto(0.7, 40, seed=5) * 0.01
+    light = np.random.default_rng(9).exponential(0.01, 40) + 0.01
+    table = pd.concat([_runs("native", heavy, budget=10.0), _runs("sat", light, budget=10.0)],
+                      ignore_index=True)
+    table["paradigm"] = np.where(table["solver"] == "native", "native", "sat")
+    table["backend"] = np.where(table["solver"] == "native", "numba-0.68", "pysat-1.9")
+    text = render_page(build_page(table, "tails", {"jobs": 1}, Figures(note="no figures")))
+    assert "Run-time tails (1 heavy of 2)" in text
+    assert "sat is one config (sat, pysat-1.9)" in text

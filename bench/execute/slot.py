@@ -108,6 +108,7 @@ class Slot:
         # the guard (bench/execute/guard.py) is the worker's parent: it outlives the worker to end
         # whatever the run left, and ends everything if this process dies
         self.group = open_group(str(self.index))
+        self.worker_pid = None  # a new worker: its pid comes with its "ready"
         self.limits_by = self.group.mechanism if self.group else "process-tree"
         self.group_name = self.group.memory.name if self.group else ""
         joins = ["--cgroup", ",".join(self.group.procs_files())] if self.group else []
@@ -201,6 +202,8 @@ class Slot:
             op = message.get("op")
             if op == "fatal":
                 raise RunnerError(f"a worker could not start: {message.get('message')}")
+            if op == "ready":  # the worker is up: its pid, spared by the end-of-run sweep
+                self.worker_pid = message.get("pid")
             if op == "preparing" and self.task is not None:  # a first run's compilation
                 self.note = message.get("note")
             if op == "started":  # the solve begins: the budget's clock starts here
@@ -302,9 +305,9 @@ class Slot:
                 f"{HEADROOM_MB} MB)" + (f"; the run said: {said}" if said else ""))
 
     def _finished(self, message: dict[str, Any]) -> dict[str, Any]:
-        if self.group is not None and self.proc is not None:  # what the run left, the group knows
-            spare = {self.proc.pid} | ({self.worker_pid} if self.worker_pid else set())
-            self.group.kill(spare=frozenset(spare))
+        if self.group is not None and self.proc is not None and self.worker_pid:
+            # what the run left, the group knows (no pid yet: nothing of the run can be left)
+            self.group.kill(spare=frozenset({self.proc.pid, self.worker_pid}))
         return self._close_run(dict(message))
 
     def _killed(self, status: str, message: str) -> dict[str, Any]:

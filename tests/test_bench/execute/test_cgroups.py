@@ -196,3 +196,22 @@ def test_an_empty_group_of_a_harness_that_died_is_removed_at_the_next_open(group
         assert not any(folder.exists() for folder in stale)
     finally:
         again.remove()
+
+
+def test_a_worker_that_failed_before_its_first_run_started_is_still_alive_for_the_next(tmp_path):
+    """A result that comes before any run started (a solver the worker does not know) ends no
+    process of the group but what the run left: the worker and its guard serve the next run."""
+    from bench.execute.slot import Slot, run_one
+    from bench.plan.specs import resolve_one
+
+    instance = resolve_one(SMALL).instance.to_json()
+    payload = {"solver": "edgematch/dfs-restarts", "params": {}, "instance": instance,
+               "seed": 1, "budget_s": 10.0, "mem_mb": 2000, "cores": 1}
+    slot = Slot(index="t", cpus=[], plugins=[], log_dir=tmp_path)
+    try:
+        bad = run_one(slot, {**payload, "id": 1, "solver": "edgematch/no-such-solver"})
+        assert bad["kind"] == "error" and bad["limits_by"] == MECHANISM
+        good = run_one(slot, {**payload, "id": 2})
+        assert good["kind"] == "outcome" and good["claimed"] == "solved", good
+    finally:
+        slot.stop()

@@ -70,12 +70,17 @@ class Group:
     # -- limits and counters -------------------------------------------------------------------
 
     def set_memory_limit(self, budget_mb: int) -> None:
+        """The kernel's limit for the next run: the budget plus HEADROOM_MB. Raises OSError when
+        the kernel refuses it (the group already holds more than the new limit)."""
         limit = (int(budget_mb) + HEADROOM_MB) * MB
         if self.version == 1:
-            _write(self.memory / "memory.limit_in_bytes", limit)
-            swap = self.memory / "memory.memsw.limit_in_bytes"
-            if swap.exists():  # memory plus swap: a run cannot swap past its budget either
-                _write(swap, limit)
+            memory = self.memory / "memory.limit_in_bytes"
+            swap = self.memory / "memory.memsw.limit_in_bytes"  # memory plus swap
+            # v1 keeps memsw >= memory at every step: raise memsw first, lower memory first
+            order = [swap, memory] if limit > (_read_int(memory) or 0) else [memory, swap]
+            for path in order:
+                if path.exists():
+                    _write(path, limit)
         else:
             _write(self.memory / "memory.max", limit)
             if (self.memory / "memory.swap.max").exists():

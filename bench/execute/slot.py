@@ -147,7 +147,14 @@ class Slot:
         self.peak_mb, self.t_prepare, self.as_limit_mb = 0.0, None, None
         self.seen, self.cpu_at_start = set(), None
         if self.group is not None:
-            self.group.set_memory_limit(payload["mem_mb"])
+            try:
+                self.group.set_memory_limit(payload["mem_mb"])
+            except OSError:  # the worker already holds more than this run's limit: a fresh one
+                self.kill()
+                self.spawn(payload.get("cores", 1))
+                if self.group is not None:
+                    self.group.set_memory_limit(payload["mem_mb"])
+        if self.group is not None:
             self.group.reset_peak()
             self.oom_at_give = self.group.oom_kills()
         self.sent_at = time.monotonic()

@@ -76,3 +76,15 @@ def give_up(instance, budget, seed, delay):
     if delay:
         time.sleep(delay)
     return Outcome("unknown", counters={"nodes": 0})
+
+
+_HELD: list[bytearray] = []
+
+
+@solver("test-hold", family="edgematch", paradigm="native", backend="python",
+        params=[Param("mb", 600)])
+def hold_memory(instance, budget, seed, mb=600):
+    """Touches ``mb`` MB and keeps it after the run returns (a module-level list), so the
+    worker still holds it when its next run starts."""
+    _HELD.append(bytearray(mb * 1024 * 1024))
+    return Outcome("unknown")

@@ -215,3 +215,35 @@ def test_a_worker_that_failed_before_its_first_run_started_is_still_alive_for_th
         assert good["kind"] == "outcome" and good["claimed"] == "solved", good
     finally:
         slot.stop()
+
+
+def test_the_limit_follows_each_runs_budget_up_and_down(group):
+    """cgroup v1 keeps memory plus swap at or above memory at every step."""
+    for budget in (500, 2000, 300, 1000):
+        group.set_memory_limit(budget)
+        name = "memory.limit_in_bytes" if group.version == 1 else "memory.max"
+        assert int((group.memory / name).read_text()) == (budget + 64) * 1024 * 1024
+
+
+def test_a_worker_holding_more_than_the_next_runs_limit_is_replaced(tmp_path):
+    """A run of 2000 MB leaves its worker holding 600 MB; the next run's budget is 300 MB: the
+    kernel refuses that limit on the old group, so the run gets a fresh worker."""
+    from bench.execute.slot import Slot, run_one
+    from bench.plan.registry import load_plugin
+    from bench.plan.specs import resolve_one
+
+    load_plugin(FAULTY)
+    instance = resolve_one(SMALL).instance.to_json()
+    payload = {"params": {}, "instance": instance, "seed": 1, "cores": 1}
+    slot = Slot(index="r", cpus=[], plugins=[str(FAULTY)], log_dir=tmp_path)
+    try:
+        held = run_one(slot, {**payload, "id": 1, "solver": "edgematch/test-hold",
+                              "budget_s": 10.0, "mem_mb": 2000})
+        assert held["kind"] == "outcome", held
+        first = slot.proc.pid
+        good = run_one(slot, {**payload, "id": 2, "solver": "edgematch/dfs-restarts",
+                              "budget_s": 10.0, "mem_mb": 300})
+        assert good["kind"] == "outcome" and good["claimed"] == "solved", good
+        assert slot.proc.pid != first
+    finally:
+        slot.stop()

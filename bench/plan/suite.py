@@ -239,7 +239,7 @@ def load_suite(name_or_path: str, data_dir: str | Path | None = None) -> Suite:
         raise SuiteError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     try:
         raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+    except ValueError as exc:  # TOMLDecodeError, or an integer of more than 4300 digits
         raise SuiteError(f"{path}: not valid TOML: {exc}") from None
     unknown = sorted(set(raw) - SUITE_KEYS)
     if unknown:

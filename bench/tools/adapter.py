@@ -179,7 +179,7 @@ def load_tools(path: str | Path) -> list[Tool]:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ToolError(f"{path}: no such tools file") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    except ValueError as exc:  # TOMLDecodeError, UnicodeDecodeError, a 4300-digit integer
         raise ToolError(f"{path}: not valid TOML: {exc}") from None
     extra = sorted(set(data) - {"tool"})
     if extra and not SUITE_MARKS & set(data):  # a suite's own [[tool]] tables are read alone

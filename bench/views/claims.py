@@ -136,7 +136,7 @@ def load_claims(path: str | Path) -> list[Claim]:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ClaimsError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except tomllib.TOMLDecodeError as exc:
+    except ValueError as exc:  # TOMLDecodeError, UnicodeDecodeError, a 4300-digit integer
         raise ClaimsError(f"{path}: not valid TOML: {exc}") from None
     unknown = sorted(set(raw) - {"claim"})
     if unknown:

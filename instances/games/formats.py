@@ -222,7 +222,7 @@ def _known(game: str, what: str, value: str, note: str, path: str | None,
                                     "moves to build", path, number)
         return [Generated(nim_graph(heaps), None, True, {"heaps": "-".join(map(str, heaps))},
                           source, _value(value, path, number))]
-    m = re.fullmatch(r"subtraction \{([0-9,\s]+)\}", game)
+    m = re.fullmatch(r"subtraction \{([0-9, ]+)\}", game)  # ASCII spaces: int() takes no other
     rule = re.fullmatch(r"- iff n % ([0-9]{1,18}) == 0", value)
     if m and rule:
         take = tuple(int(t) for t in m.group(1).split(",") if t.strip())

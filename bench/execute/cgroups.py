@@ -100,11 +100,6 @@ class Group:
         value = _read_int(self.memory / name)
         return None if value is None else value / MB
 
-    def usage_mb(self) -> float | None:
-        name = "memory.usage_in_bytes" if self.version == 1 else "memory.current"
-        value = _read_int(self.memory / name)
-        return None if value is None else value / MB
-
     def oom_kills(self) -> int:
         """How many processes of the group the kernel killed at its memory limit, so far."""
         name = "memory.oom_control" if self.version == 1 else "memory.events"

@@ -219,7 +219,6 @@ class Slot:
                 self.started_iso = now()
                 self.t_prepare = message.get("t_prepare")
                 self.as_limit_mb = message.get("as_limit_mb")
-                self.worker_pid = message.get("pid")
                 if self.group is not None:
                     self.cpu_at_start = self.group.cpu_seconds()
             elif op == "result" and self.task is not None:

@@ -281,7 +281,7 @@ class Worker:
         from bench.api import Budget
 
         send({"op": "started", "id": task["id"], "t_prepare": t_prepare,
-              "as_limit_mb": as_limit_mb, "pid": os.getpid()})
+              "as_limit_mb": as_limit_mb})
         cpu0 = cpu_seconds()
         start = time.monotonic()
         budget = Budget(task["budget_s"], task["mem_mb"], task["cores"], start + task["budget_s"])

@@ -17,8 +17,9 @@ state, so the same table always gives the same intervals. All intervals are two-
   order the groups are computed in, not on another group.
 - :func:`fit_cliff` -- the cliff as a point on the ladder with an interval. The solved
   fraction per rung is fitted against the rung's position (its numeric value where every rung
-  label is a number increasing with rung_index, else rung_index: :func:`rung_axis`) by a
-  monotone decreasing logistic curve, p(x) = 1 / (1 + exp(-(a + b x))) with b <= 0, fitted by
+  label is a number increasing, or decreasing, with rung_index, else rung_index:
+  :func:`rung_axis`) by a logistic curve monotone decreasing the way the ladder climbs,
+  p(x) = 1 / (1 + exp(-(a + b x))) with b <= 0 (x negated on a falling ladder), fitted by
   maximum likelihood on the per-rung counts (Newton's method, vectorised over resamples; a
   small ridge penalty :data:`RIDGE` on b keeps the slope finite when the rungs separate
   perfectly, solved below and failed above, where the plain maximum likelihood slope is
@@ -39,6 +40,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -110,18 +112,32 @@ def bootstrap_interval(values: np.ndarray, statistic: str, seed: int,
 # The fitted cliff
 
 
-def rung_axis(labels: list[str], rung_index: np.ndarray) -> tuple[str, np.ndarray]:
-    """The positions a ladder's rungs are fitted at: ("rung", the label values) when every
-    label is a number and they increase with rung_index, else ("rung_index", rung_index)."""
+class RungAxis(NamedTuple):
+    """What a ladder's rungs are fitted on: ``name`` ("rung": the labels' values, or
+    "rung_index"), each rung's ``positions`` there, and whether the values ``fall`` as the
+    ladder climbs (clues: fewer is harder)."""
+
+    name: str
+    positions: np.ndarray
+    falling: bool = False
+
+
+def rung_axis(labels: list[str], rung_index: np.ndarray) -> RungAxis:
+    """The positions a ladder's rungs are fitted at: the label values when every label is a
+    number and they strictly increase, or strictly decrease (``falling``), with rung_index;
+    else rung_index itself."""
     order = np.argsort(np.asarray(rung_index, dtype=float), kind="stable")
     try:
         values = np.array([float(label) for label in labels])
     except (TypeError, ValueError):
         values = None
-    if values is not None and np.all(np.isfinite(values)) and (
-            len(values) < 2 or np.all(np.diff(values[order]) > 0)):
-        return "rung", values
-    return "rung_index", np.asarray(rung_index, dtype=float)
+    if values is not None and np.all(np.isfinite(values)):
+        steps = np.diff(values[order])
+        if len(values) < 2 or np.all(steps > 0):
+            return RungAxis("rung", values)
+        if np.all(steps < 0):
+            return RungAxis("rung", values, falling=True)
+    return RungAxis("rung_index", np.asarray(rung_index, dtype=float))
 
 
 def _logistic_crossings(x: np.ndarray, k: np.ndarray, n: np.ndarray) -> np.ndarray:
@@ -208,10 +224,20 @@ def _separation_gap(x: np.ndarray, k: np.ndarray, n: np.ndarray) -> tuple[float,
 
 
 def fit_cliff(positions: np.ndarray, solved: np.ndarray, runs: np.ndarray, axis: str,
-              seed: int, resamples: int = RESAMPLES, level: float = LEVEL) -> FittedCliff:
+              seed: int, resamples: int = RESAMPLES, level: float = LEVEL,
+              falling: bool = False) -> FittedCliff:
     """The fitted cliff of one config on one ladder (see the module docstring): ``positions``
     of its rungs on ``axis``, ``solved`` and ``runs`` per rung; bootstrap drawn from
-    ``numpy.random.default_rng(seed)``."""
+    ``numpy.random.default_rng(seed)``. ``falling``: the positions fall as the ladder climbs;
+    the curve is then fitted on the negated positions (decreasing in the ladder's direction)
+    and the answer given back in the positions' own values: ``low`` <= ``high`` as numbers,
+    ``where`` still saying which end of the ladder (first rung / last rung) a value lies past.
+    """
+    if falling:
+        fit = fit_cliff(-np.asarray(positions, dtype=float), solved, runs, axis, seed,
+                        resamples, level)
+        return FittedCliff(axis, -fit.cliff, -fit.high, -fit.low, fit.where, fit.high_where,
+                           fit.low_where)
     x = np.asarray(positions, dtype=float)
     k = np.asarray(solved, dtype=float)
     n = np.asarray(runs, dtype=float)

@@ -26,6 +26,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
+from bench.stats import confidence
 from bench.views.figstyle import (
     Look,
     category_ticks,
@@ -113,14 +114,14 @@ def _fitted_cliff(ax: Any, sub: pd.DataFrame, look: Look, offset: float,
     if not math.isfinite(point):
         return
     y = 0.5 + offset
-    ends = []
-    for column, where, edge in (("fit_x_low", "fit_low_where", edges[0]),
-                                ("fit_x_high", "fit_high_where", edges[1])):
-        value = row[column]
-        open_end = pd.isna(value) and isinstance(row[where], str) and row[where] != "within"
+    ends = []  # a falling ladder's (clues) lower value lies to the right: ends sorted on x
+    for column, where in (("fit_x_low", "fit_low_where"), ("fit_x_high", "fit_high_where")):
+        value, side = row[column], row[where]
+        open_end = pd.isna(value) and isinstance(side, str) and side != "within"
+        edge = edges[0] if side == confidence.BELOW else edges[1]
         ends.append((edge if open_end else float(value) if pd.notna(value) else point,
                      open_end))
-    (low, low_open), (high, high_open) = ends
+    (low, low_open), (high, high_open) = sorted(ends)
     ax.errorbar([point], [y], xerr=[[max(point - low, 0)], [max(high - point, 0)]], ls="",
                 marker="D", ms=3.6, color=look.colour, mec="black", mew=0.4, elinewidth=1.0,
                 capsize=0 if (low_open or high_open) else 2.0, zorder=5)

@@ -343,7 +343,13 @@ def _fit_on_x(table: pd.DataFrame) -> pd.DataFrame:
         at = []
         for axis, value in zip(table["fit_axis"], table[column], strict=True):
             known = isinstance(axis, str) and axis in values and not pd.isna(value)
-            at.append(float(np.interp(float(value), values[axis], x)) if known else np.nan)
+            if known:  # np.interp wants increasing positions: a falling ladder's reversed
+                xp = values[axis]
+                ahead = len(xp) < 2 or xp[-1] >= xp[0]
+                at.append(float(np.interp(float(value), xp if ahead else xp[::-1],
+                                          x if ahead else x[::-1])))
+            else:
+                at.append(np.nan)
         out[name] = at
     return table.assign(**out)
 

@@ -361,31 +361,38 @@ def _cliffs_from_summary(summary: pd.DataFrame) -> pd.DataFrame:
     return _order(table, ["ladder", "family", "config"])[CLIFF_COLUMNS]
 
 
-def _rung_axes(ladders: pd.DataFrame) -> dict[tuple[str, str], tuple[str, dict[Any, float]]]:
-    """Per (family, ladder): the axis its rungs are fitted on and each rung_index's position
-    there (:func:`bench.stats.confidence.rung_axis`, over every rung of the ladder)."""
+#: A ladder's fitting axis: its name, each rung_index's position on it, whether values fall.
+_Axis = tuple[str, dict[Any, float], bool]
+
+
+def _rung_axes(ladders: pd.DataFrame) -> dict[tuple[str, str], _Axis]:
+    """Per (family, ladder): the axis its rungs are fitted on, each rung_index's position
+    there and whether those fall as the ladder climbs
+    (:func:`bench.stats.confidence.rung_axis`, over every rung of the ladder)."""
     axes = {}
     rungs = ladders[ladders["rung_index"].notna()].drop_duplicates(
         ["family", "ladder", "rung_index"])
     for (family, ladder), own in rungs.groupby(["family", "ladder"], sort=False):
-        axis, values = confidence.rung_axis([str(r) for r in own["rung"]],
-                                            own["rung_index"].to_numpy(dtype=float))
-        axes[(family, ladder)] = (axis, dict(zip(own["rung_index"], values, strict=True)))
+        axis = confidence.rung_axis([str(r) for r in own["rung"]],
+                                    own["rung_index"].to_numpy(dtype=float))
+        axes[(family, ladder)] = (axis.name, dict(zip(own["rung_index"], axis.positions,
+                                                       strict=True)), axis.falling)
     return axes
 
 
 def _fitted_cliff(family: str, ladder: str, config: str, rungs: pd.DataFrame,
-                  axis: tuple[str, dict[Any, float]]) -> dict[str, Any]:
+                  axis: _Axis) -> dict[str, Any]:
     """The fitted cliff columns of one config (:data:`bench.stats.confidence.FIT_COLUMNS`);
     all NA with fewer than two rungs run."""
-    name, position = axis
+    name, position, falling = axis
     rungs = rungs[rungs["rung_index"].notna() & (rungs["runs"].fillna(0) > 0)]
     if len(rungs) < 2:
         return dict.fromkeys(confidence.FIT_COLUMNS, pd.NA)
     fit = confidence.fit_cliff(rungs["rung_index"].map(position).to_numpy(dtype=float),
                                rungs["solved"].to_numpy(dtype=float),
                                rungs["runs"].to_numpy(dtype=float), name,
-                               confidence.seed_of("cliff", family, ladder, config))
+                               confidence.seed_of("cliff", family, ladder, config),
+                               falling=falling)
     return fit.columns()
 
 

@@ -82,9 +82,26 @@ def test_crossings_outside_the_ladder_and_separation():
 
 
 def test_rung_axis():
-    assert rung_axis(["4", "6", "8"], np.array([0, 1, 2]))[0] == "rung"
-    assert rung_axis(["9x9", "16x16"], np.array([0, 1]))[0] == "rung_index"
-    assert rung_axis(["8", "6"], np.array([0, 1]))[0] == "rung_index"  # not increasing
+    assert rung_axis(["4", "6", "8"], np.array([0, 1, 2])).name == "rung"
+    assert not rung_axis(["4", "6", "8"], np.array([0, 1, 2])).falling
+    assert rung_axis(["9x9", "16x16"], np.array([0, 1])).name == "rung_index"
+    clues = rung_axis(["30", "26", "22"], np.array([0, 1, 2]))  # falling: fewer clues, harder
+    assert clues.name == "rung" and clues.falling and list(clues.positions) == [30, 26, 22]
+    assert rung_axis(["6", "8", "7"], np.array([0, 1, 2])).name == "rung_index"  # not monotone
+
+
+def test_a_falling_ladder_is_fitted_on_its_values():
+    """Clues 30..22 (harder as they fall): the same crossing as the negated rising ladder, in
+    clue values, the interval's ends in numeric order, the side of the ladder kept."""
+    x, n = np.array([30, 28, 26, 24, 22.0]), np.full(5, 6.0)
+    k = np.array([6, 6, 4, 1, 0.0])
+    falling = fit_cliff(x, k, n, "rung", 1, falling=True)
+    rising = fit_cliff(-x, k, n, "rung", 1)
+    assert falling.cliff == pytest.approx(-rising.cliff)
+    assert (falling.low, falling.high) == pytest.approx((-rising.high, -rising.low))
+    assert 24 < falling.low < falling.cliff < falling.high < 28
+    easy = fit_cliff(x, np.array([6, 6, 6, 5, 4.0]), n, "rung", 1, falling=True)
+    assert easy.where == BEYOND and easy.low_where == BEYOND and np.isnan(easy.low)
 
 
 def ladder(seed: int = 0, drop: tuple[str, ...] = ()) -> pd.DataFrame:

@@ -27,13 +27,14 @@ from bench.views import paired, stats, tails, witnesses
 
 
 def copies_of(df: pd.DataFrame, k: int) -> pd.DataFrame:
-    """``df`` K times, copy j's seeds shifted by j * 10**6 and instances suffixed ``#j``."""
+    """``df`` K times, copy j's seeds shifted by j * 10**6, instance ids and keys suffixed."""
     parts = []
     for j in range(k):
         part = df.copy()
         if j:
             part["seed"] = part["seed"] + j * 10**6
-            part["instance"] = part["instance"].astype(str) + f"#{j}"
+            for column in ("instance_id", "key"):
+                part[column] = part[column].astype(str) + f"#{j}"
         parts.append(part)
     return pd.concat(parts, ignore_index=True)
 

@@ -144,7 +144,8 @@ class Progress:
     early: bench/execute/adaptive.py). The time left is estimated from run times only, preparation
     (numba compilation) left out: the mean ``t_wall`` of the runs that ran (resumed ones
     included) times the runs left, over the runs the executor holds at once (``workers``; None
-    until a Dask cluster says, counted as 1)."""
+    until a Dask cluster says, counted as 1); while a worker is compiling the line says the
+    estimate is of runs only ("about 5 s of runs left, plus compiling")."""
 
     def __init__(self, name: str, total: int, done_rows: list[dict[str, Any]],
                  workers: int | None, mode: str, stream: Any = None,
@@ -197,10 +198,13 @@ class Progress:
         return (self.total - self.done) * (self.run_seconds / self.timed) / (self.workers or 1)
 
     def eta_text(self) -> str:
+        """The estimate in words; while a worker compiles, said to exclude the compilation
+        (which the run times cannot foresee)."""
         left = self.eta()
         if left is None:
             return "time left unknown"
-        return "under 1 s left" if left < 0.5 else f"about {duration(left)} left"
+        text = "under 1 s" if left < 0.5 else f"about {duration(left)}"
+        return f"{text} of runs left, plus compiling" if self.notes else f"{text} left"
 
     def line(self) -> str:
         """One plain progress line."""

@@ -134,8 +134,9 @@ def test_the_estimate_is_from_run_times_only():
     try:
         progress.note(["compiling tiles/ida-lc (first run on this machine)"])
         clock.now += 120  # two minutes of compilation
-        progress.note([])
         progress.update(row(t_wall=4.0))
+        assert progress.eta_text() == "about 1 min 18 s of runs left, plus compiling"
+        progress.note([])
         progress.update(row(t_wall=4.0))
         assert printed(stream)[-1].endswith("| solved 2 | about 1 min 16 s left")
         progress.update(row("skipped", None))  # a skipped run takes no time

@@ -107,18 +107,22 @@ def _fractions(ax: Any, x: np.ndarray, sub: pd.DataFrame, look: Look, ordered: b
 def _fitted_cliff(ax: Any, sub: pd.DataFrame, look: Look, offset: float,
                   edges: tuple[float, float]) -> None:
     """One config's fitted cliff on the one-half line, its interval a horizontal bar (an end
-    outside the ladder drawn to the axis edge with an arrow head); nothing when the crossing
-    itself lies outside the ladder."""
+    outside the ladder drawn to the axis edge on that end's side, with an arrow head); nothing
+    when the crossing itself lies outside the ladder. ``sub``: the config's rungs in order."""
     row = sub.iloc[0]
     point = float(row["fit_x"]) if pd.notna(row["fit_x"]) else math.nan
     if not math.isfinite(point):
         return
     y = 0.5 + offset
-    ends = []  # a falling ladder's (clues) lower value lies to the right: ends sorted on x
+    # the first rung's side of the axis: the left unless the x positions fall along the
+    # ladder (a falling ladder, clues, drawn on an index axis)
+    first, last = floats(sub["x"])[[0, -1]]
+    before, after = edges if first <= last else edges[::-1]
+    ends = []
     for column, where in (("fit_x_low", "fit_low_where"), ("fit_x_high", "fit_high_where")):
         value, side = row[column], row[where]
-        open_end = pd.isna(value) and isinstance(side, str) and side != "within"
-        edge = edges[0] if side == confidence.BELOW else edges[1]
+        open_end = pd.isna(value) and isinstance(side, str) and side != confidence.WITHIN
+        edge = before if side == confidence.BELOW else after
         ends.append((edge if open_end else float(value) if pd.notna(value) else point,
                      open_end))
     (low, low_open), (high, high_open) = sorted(ends)

@@ -135,6 +135,21 @@ def test_the_report_carries_intervals_and_fitted_cliffs():
     assert c.loc["a", "fit_cliff_low"] <= c.loc["a", "fit_cliff"] <= c.loc["a", "fit_cliff_high"]
 
 
+def test_a_falling_ladder_reports_its_cliff_in_clues():
+    """The same outcomes with rung labels 30, 28, ... 20 (clues: fewer is harder) give the
+    rising ladder's crossing mirrored, in clue values, its interval in numeric order."""
+    rising, falling = ladder(), ladder()
+    falling["rung"] = (30 - 2 * falling["rung_index"]).astype(str)
+    up = cliffs(rising).set_index("config")
+    down = cliffs(falling).set_index("config")
+    assert (down["fit_axis"] == "rung").all()
+    # rung r is 10 + 2r rising and 30 - 2r falling: a crossing at x rising is at 40 - x
+    assert (down["fit_cliff"] + up["fit_cliff"]).to_numpy() == pytest.approx([40.0, 40.0])
+    assert (down["fit_cliff_low"] + up["fit_cliff_high"]).to_numpy() == pytest.approx([40, 40])
+    assert down.loc["a", "fit_cliff"] > down.loc["b", "fit_cliff"]  # b lasts longer
+    assert (down["fit_cliff_low"] <= down["fit_cliff"]).all()
+
+
 def test_same_table_same_intervals_whatever_the_row_order():
     df = ladder()
     one = build_report(df)

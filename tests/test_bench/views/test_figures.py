@@ -602,3 +602,51 @@ def test_the_index_gives_every_figure_a_caption(drawn, bars):
     assert "categories" in ladder and "one line" not in ladder
     nodes = next(e for e in bars_index if e["kind"] == "nodes")["plots"]
     assert "no positive count from cpsat, xcc, left out" in nodes
+
+
+def _falling_ladder(solved: list[int]) -> pd.DataFrame:
+    """Clues 40, 38, ... 30 (fewer is harder), four seeds a rung, ``solved`` of them each."""
+    rows = []
+    for index, (clues, wins) in enumerate(zip(range(40, 29, -2), solved, strict=True)):
+        for seed in range(4):
+            ok = seed < wins
+            rows.append({"sweep": "fall", "family": "sudoku", "ladder": "clues",
+                         "rung": str(clues), "rung_index": index, "p_clues": clues,
+                         "instance_id": f"c{clues}s{seed}", "instance_name": f"c{clues}s{seed}",
+                         "solver": "norvig", "repeat": 0, "seed": seed,
+                         "status": "solved" if ok else "timeout",
+                         "t_wall": 0.1 if ok else 5.5, "budget_s": 5.0})
+    frame = pd.DataFrame(rows)
+    frame["rung_index"] = frame["rung_index"].astype("Int64")
+    return frame
+
+
+def _fitted_marks(fig) -> dict[str, list[float]]:
+    """The x of the ladder figure's fitted-cliff marks: the diamond, the open-end arrows."""
+    marks: dict[str, list[float]] = {}
+    for line in fig.axes[-1].get_lines():
+        if line.get_marker() in ("D", "<", ">"):
+            marks.setdefault(line.get_marker(), []).extend(np.asarray(line.get_xdata(), float))
+    return marks
+
+
+def test_a_falling_ladder_draws_its_fitted_cliff_at_its_clue_value(tmp_path):
+    """Solved on 40-36 and failed from 34: the x axis is the clues, and the fitted cliff's
+    diamond sits at the report's value, inside the gap between 36 and 34 the data leave."""
+    fig = _draw(_falling_ladder([4, 4, 4, 0, 0, 0]), tmp_path, "fall")["fall-ladder-clues"]
+    (x,) = _fitted_marks(fig)["D"]
+    assert 34 <= x <= 36
+    fit = pd.read_csv(tmp_path / "fall-ladder-clues.csv")
+    assert fit["fit_x"].dropna().iloc[0] == pytest.approx(x)
+
+
+def test_a_falling_ladder_draws_an_open_end_on_the_side_of_its_last_rung(tmp_path):
+    """Solved to the end but 1 of 4 on the last rung (30 clues): the interval's lower end lies
+    beyond the last rung, which is the axis's left (clues rise to the right): the arrow
+    points left, from the left edge."""
+    fig = _draw(_falling_ladder([4, 4, 4, 4, 3, 1]), tmp_path, "fall")["fall-ladder-clues"]
+    marks = _fitted_marks(fig)
+    (x,) = marks["D"]
+    assert 30 <= x <= 32 and ">" not in marks
+    (arrow,) = marks["<"]
+    assert arrow < 30 and arrow == pytest.approx(fig.axes[-1].get_xlim()[0])

@@ -299,7 +299,11 @@ class Slot:
         group = self.group
         cpu = group.cpu_seconds()
         if cpu is not None and self.cpu_at_start is not None:
-            result["t_cpu"] = cpu - self.cpu_at_start
+            # the group's counter holds the worker and its children, but a running task's
+            # time reaches it at the next tick or switch: a sub-tick run may read 0 there,
+            # while the worker's own count (exact, a lower bound of the group's) does not
+            own = result.get("t_cpu")
+            result["t_cpu"] = max(cpu - self.cpu_at_start, float(own or 0.0))
         result["peak_cgroup_mb"] = group.peak_mb()
         killed = group.oom_kills() - self.oom_at_give
         if killed > 0:

@@ -198,3 +198,23 @@ def test_refusals_name_the_reason(tmp_path, monkeypatch):
                       partition="7-8")
     assert row["status"] == "error" and "cliffbench pdb build" in row["message"]
     assert not np.isnan(row["t_wall"])
+
+
+PINNED_NODES = {  # config -> nodes generated on random_eight(6, seed=7), as measured
+    ("minimized", "nibble", False, False, False): [3077, 31, 358, 184, 200, 162],
+    ("minimized", "nibble", True, False, True): [1919, 31, 148, 113, 150, 124],
+    ("minimized", "byte", True, True, True): [1753, 31, 142, 112, 146, 81],
+}
+
+
+@pytest.mark.parametrize("config", sorted(PINNED_NODES), ids=lambda c: "-".join(map(str, c)))
+def test_pdb_ida_node_counts_do_not_change(config):
+    """A faster kernel must be the same search: the node counts of a few small instances are
+    pinned (move order, reflection, pathmax and the dual lookup all move them)."""
+    h = eight_pdb(*config)
+    got = []
+    for instance in random_eight(6, seed=7):
+        search = IdaSearch.start(instance, h)
+        assert search.run(1 << 40) == SOLVED
+        got.append(int(search.nodes))
+    assert got == PINNED_NODES[config]

@@ -37,7 +37,7 @@ def solve(rows, cols, pieces, hints):
     def fits(cell, shown):
         row, col = divmod(cell, cols)
         outer = (row == 0, col == cols - 1, row == rows - 1, col == 0)
-        if any(out != (colour == 0) for out, colour in zip(outer, shown)):
+        if any(out != (colour == 0) for out, colour in zip(outer, shown, strict=True)):
             return False
         west = board[cell - 1][2] if col else None
         north = board[cell - cols][2] if row else None

@@ -128,7 +128,9 @@ class Outcome:
     as JSON. ``t_encode``/``t_solve`` split the solver's time when it knows the split;
     ``model_vars``/``model_constraints`` give the size of a model. ``score_trace``: (seconds,
     score) pairs of an anytime solver. ``note``: what the row's ``message`` should say about
-    the run (a program's output that contradicts itself), "" for nothing.
+    the run (a program's output that contradicts itself), "" for nothing. ``t_wall``: the
+    solver's own wall seconds for this instance, which a batch entry (``solver(batch=...)``)
+    must give for each outcome it returns (the harness times a plain ``solve`` call itself).
     """
 
     status: str
@@ -141,6 +143,7 @@ class Outcome:
     model_constraints: int | None = None
     score_trace: list[tuple[float, float]] = field(default_factory=list)
     note: str = ""
+    t_wall: float | None = None
 
     def __post_init__(self) -> None:
         if self.status not in CLAIMS:
@@ -164,6 +167,7 @@ class SolverSpec:
     accepts: Callable[[Any], bool] | None = None
     reads: dict[str, Callable[..., Any]] = field(default_factory=dict)
     missing: Callable[[], str] | None = None
+    batch: Callable[..., list[Outcome]] | None = None
 
     def unavailable(self) -> str:
         """Why the solver cannot run on this machine (a program that is not installed), or ""
@@ -272,6 +276,7 @@ def solver(name: str, *, family: str, paradigm: str, backend: str,
            exports: dict[str, Callable[..., None]] | None = None,
            accepts: Callable[[Any], bool] | None = None,
            reads: dict[str, Callable[..., Any]] | None = None,
+           batch: Callable[..., list[Outcome]] | None = None,
            ) -> Callable[[Callable[..., Outcome]], Callable[..., Outcome]]:
     """Declare ``solve(instance, budget, seed, **params) -> Outcome`` as a solver.
 
@@ -283,6 +288,14 @@ def solver(name: str, *, family: str, paradigm: str, backend: str,
     variable map the export used, or None when the answer decodes to no solution (a program
     of ``bench.tools`` then stands on the solver's model). ``accepts(instance)`` says which
     instances of the family the solver takes, where that is not all of them.
+
+    ``batch`` is the optional throughput entry, used for the runs of a ladder that declares
+    blocks (``block = N``): ``batch(instances, budget, seed, **params) -> list[Outcome]``, one
+    outcome per instance in order, each with its own ``t_wall`` (and counters). ``budget`` is
+    the per-instance budget, its ``deadline`` that of the whole call (as many budgets as
+    instances); an instance that needs more than ``budget.wall_s`` should stop as ``unknown``
+    (the harness makes an outcome whose ``t_wall`` is past the budget plus the grace a
+    ``timeout``). A solver without one is called instance by instance inside the block.
     """
 
     def wrap(solve: Callable[..., Outcome]) -> Callable[..., Outcome]:
@@ -290,7 +303,7 @@ def solver(name: str, *, family: str, paradigm: str, backend: str,
                             params=tuple(params), solve=solve, prepare=prepare,
                             doc=(solve.__doc__ or "").strip().split("\n")[0],
                             module=solve.__module__, exports=dict(exports or {}),
-                            accepts=accepts, reads=dict(reads or {})))
+                            accepts=accepts, reads=dict(reads or {}), batch=batch))
         return solve
 
     return wrap

@@ -96,6 +96,9 @@ class Family:
       (sliding tiles: a solution's score is its length).
     - ``score_meaning``: what a partial score counts, for legends (``"joins matched"``); empty
       when the family has no partial score.
+    - ``check_many(instances, solutions) -> list[Verdict]``: the checker on many answers at
+      once (a block's chunk), the same verdicts as ``check`` one by one, only faster; like
+      ``check`` it imports nothing of the solvers or the harness.
     - ``sniff(path) -> bool``: whether a file with one of the suffixes is this family's, for
       suffixes that two families share (``.txt``).
     - ``picture``: ``"module:function"`` of the picture drawer, called as
@@ -129,6 +132,7 @@ class Family:
     picture_dpi: int = 80
     commands: str | None = None
     examples: tuple[str, ...] = ()
+    check_many: Callable[[Any, Any], list[Verdict]] | None = None
 
     def instance_from_json(self, data: dict[str, Any]) -> Any:
         """The instance ``instance.to_json()`` gave."""
@@ -159,7 +163,7 @@ def resolve_target(target: str, what: str) -> Any:
 
 
 _CALLABLE = ("read_file", "write_file", "read_solution", "check", "render")
-_OPTIONAL_CALLABLE = ("sniff",)
+_OPTIONAL_CALLABLE = ("sniff", "check_many")
 _TARGETS = ("picture", "commands")
 
 

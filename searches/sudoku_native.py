@@ -50,6 +50,7 @@ import numpy as np
 from bench.api import Budget, Outcome, Param, solver
 from instances.sudoku import Instance, Solution
 from searches.support import sudoku_band9 as band9
+from searches.support import sudoku_batch
 from searches.support import sudoku_general as general
 from searches.support import sudoku_modes as modes
 from searches.support.chunked import control, run_in_chunks
@@ -147,6 +148,7 @@ def prepare() -> None:
             Search.start(instance, 2, mode).root().run(100)
     for box in (2, 3, 4, 5):
         general.general_tables(box)
+    solve_batch(_tiny_puzzles()[1:], Budget(1.0, 100, deadline=time.monotonic() + 1.0), 0)
 
 
 PARAMS = [
@@ -161,8 +163,85 @@ PARAMS = [
 ]
 
 
+#: The nodes a puzzle may take inside the batch kernel; one that needs more is searched again
+#: by the per-call solver under its own budget (the kernel cannot read the clock).
+BATCH_NODE_CAP = 20_000
+
+
+def solve_batch(instances: list[Instance], budget: Budget, seed: int, unique: bool = True,
+                deduction: str = "subsets", branching: str = "weighted", fast9: bool = True,
+                max_nodes: int = 0) -> list[Outcome]:
+    """The batch entry (``block`` ladders): the 9x9 puzzles in one call of the throughput
+    kernel (``sudoku_batch.batch9_timed``), the others one ``solve`` call each.
+
+    A puzzle's ``t_wall`` is its share of the kernel call by its cycle-counter ticks, plus an
+    equal share of the Python around the call (arrays in, outcomes out). A puzzle the kernel
+    stopped at ``BATCH_NODE_CAP`` nodes (or ``max_nodes``) is searched again by ``solve``
+    with what is left of its own budget (``budget.wall_s`` less its kernel time), unless
+    ``max_nodes`` stopped it; its time is both parts. Outcomes and counters are those of
+    ``solve`` on the same puzzle."""
+    t0 = time.perf_counter()
+    mode = modes.LEVELS.index(deduction) | (modes.FIRST_MRV if branching == "first" else 0)
+    fast = [i for i, inst in enumerate(instances) if fast9 and inst.box == 3]
+    outcomes: list[Outcome | None] = [None] * len(instances)
+    params = dict(unique=unique, deduction=deduction, branching=branching, fast9=fast9,
+                  max_nodes=max_nodes)
+    if fast:
+        n = len(fast)
+        grids = np.array([instances[i].grid for i in fast], dtype=np.int64)
+        out = np.zeros((n, 81), dtype=np.int64)
+        counts, guesses, nodes, finished, ticks = (np.zeros(n, dtype=np.int64) for _ in range(5))
+        cap = min(BATCH_NODE_CAP, max_nodes) if max_nodes else BATCH_NODE_CAP
+        k0 = time.perf_counter()
+        sudoku_batch.batch9_timed(grids, 2 if unique else 1, mode, cap, out, counts, guesses,
+                                  nodes, finished, ticks)
+        kernel = time.perf_counter() - k0
+        per_tick = kernel / max(int(ticks.sum()), 1)
+        lines = out.tolist()
+        for j, i in enumerate(fast):
+            own = float(ticks[j]) * per_tick
+            if not finished[j] and not (max_nodes and nodes[j] >= max_nodes):
+                rest = max(0.0, budget.wall_s - own)
+                again = solve(instances[i], Budget(rest, budget.mem_mb, budget.cores,
+                                                   time.monotonic() + rest), seed, **params)
+                again.t_wall = own + (again.t_encode or 0.0) + (again.t_solve or 0.0)
+                outcomes[i] = again
+                continue
+            outcomes[i] = _outcome(instances[i], bool(finished[j]), int(counts[j]), unique,
+                                   lines[j] if counts[j] else None, int(nodes[j]),
+                                   int(guesses[j]), own)
+    for i, instance in enumerate(instances):
+        if outcomes[i] is None:
+            s0 = time.perf_counter()
+            outcomes[i] = solve(instance, budget, seed, **params)
+            outcomes[i].t_wall = time.perf_counter() - s0
+    if fast:
+        shared = (time.perf_counter() - t0 - sum(o.t_wall for o in outcomes)) / len(outcomes)
+        for outcome in outcomes:
+            outcome.t_wall += max(0.0, shared)
+    return outcomes
+
+
+def _outcome(instance: Instance, done: bool, found: int, unique: bool, grid: list[int] | None,
+             nodes: int, guesses: int, t_wall: float) -> Outcome:
+    """What ``solve`` returns for a search that ended so (the same claims and counters)."""
+    counters: dict[str, float] = {"nodes": nodes, "guesses": guesses, "fast9": 1}
+    if done and found == 0:
+        claim = "infeasible"
+    elif found and (done or not unique):
+        claim = "solved"
+    else:
+        claim = "unknown"
+    if unique and done:
+        counters["solutions"] = found
+    elif unique and found:
+        counters["solutions_found"] = found
+    board = Solution(instance.box, tuple(grid)) if grid is not None else None
+    return Outcome(claim, solution=board, counters=counters, t_wall=t_wall)
+
+
 @solver("native", family="sudoku", paradigm="native", backend=f"numba-{numba.__version__}",
-        params=PARAMS, prepare=prepare)
+        params=PARAMS, prepare=prepare, batch=solve_batch)
 def solve(instance: Instance, budget: Budget, seed: int, unique: bool = True,
           deduction: str = "subsets", branching: str = "weighted", fast9: bool = True,
           max_nodes: int = 0) -> Outcome:

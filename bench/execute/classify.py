@@ -22,10 +22,45 @@ def check_solution(task: Task, solution_json: Any) -> tuple[Any, Any]:
         solution = module.solution_from_json(solution_json, instance)
         return solution, module.check(instance, solution)
     except Exception as exc:  # the answer is the solver's: any defect in it is its failure
-        from instances.common import Verdict
+        return None, malformed(instance, exc)
 
-        return None, Verdict(False, False, None, getattr(instance, "max_score", None),
-                             f"malformed solution: {type(exc).__name__}: {exc}")
+
+def malformed(instance: Any, exc: Exception) -> Any:
+    """The verdict on an answer that is no solution of the family at all."""
+    from instances.common import Verdict
+
+    return Verdict(False, False, None, getattr(instance, "max_score", None),
+                   f"malformed solution: {type(exc).__name__}: {exc}")
+
+
+def check_many(tasks: list[Task], results: list[dict[str, Any]]) -> list[Any]:
+    """The verdict on each result's answer (None where it returned none), every answer
+    checked: in one call of the family's ``check_many`` where it has one (a block's chunk),
+    else one ``check`` each. A malformed answer is an illegal one, as in
+    :func:`check_solution`."""
+    verdicts: list[Any] = [None] * len(tasks)
+    if not tasks:
+        return verdicts
+    module = instances.family(tasks[0].ref.family)
+    batch = getattr(module, "check_many", None)
+    pending: list[tuple[int, Any, Any]] = []
+    for i, (task, result) in enumerate(zip(tasks, results, strict=True)):
+        answer = result.get("solution") if result.get("kind") == "outcome" else None
+        if answer is None:
+            continue
+        instance = task.ref.instance
+        if batch is None:
+            verdicts[i] = check_solution(task, answer)[1]
+            continue
+        try:
+            pending.append((i, instance, module.solution_from_json(answer, instance)))
+        except Exception as exc:
+            verdicts[i] = malformed(instance, exc)
+    if pending:
+        got = batch([p[1] for p in pending], [p[2] for p in pending])
+        for (i, _, _), verdict in zip(pending, got, strict=True):
+            verdicts[i] = verdict
+    return verdicts
 
 
 def solutions_bucket(count: Any) -> str | None:
@@ -35,8 +70,9 @@ def solutions_bucket(count: Any) -> str | None:
     return "0" if count <= 0 else "1" if count < 2 else "2+"
 
 
-def outcome_columns(task: Task, result: dict[str, Any]) -> dict[str, Any]:
-    """The outcome and cost columns of a finished run (any ``kind`` a worker or watchdog gives)."""
+def outcome_columns(task: Task, result: dict[str, Any], verdict: Any = None) -> dict[str, Any]:
+    """The outcome and cost columns of a finished run (any ``kind`` a worker or watchdog gives);
+    ``verdict``: the checker's verdict on its answer when already made (:func:`check_many`)."""
     kind = result["kind"]
     counters = result.get("counters") or {}
     row: dict[str, Any] = {
@@ -66,17 +102,18 @@ def outcome_columns(task: Task, result: dict[str, Any]) -> dict[str, Any]:
     if kind != "outcome":
         row["status"] = kind
         return row
-    row.update(judge(task, result))
+    row.update(judge(task, result, verdict))
     return row
 
 
-def judge(task: Task, result: dict[str, Any]) -> dict[str, Any]:
-    """Status, verified, verdict and score of an outcome a solver returned."""
+def judge(task: Task, result: dict[str, Any], checked: Any = None) -> dict[str, Any]:
+    """Status, verified, verdict and score of an outcome a solver returned (``checked``: the
+    checker's verdict on its answer when already made)."""
     claimed = result["claimed"]
     out: dict[str, Any] = {"status": claimed}
     verdict = None
     if result.get("solution") is not None:
-        _, verdict = check_solution(task, result["solution"])
+        verdict = checked if checked is not None else check_solution(task, result["solution"])[1]
         out["solution"] = json.dumps(result["solution"], separators=(",", ":"))
         out["verified"] = bool(verdict.legal)
         out["verdict"] = verdict.reason or ("solved" if verdict.solved else "legal")

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.execute.adaptive import AdaptiveStream
+from bench.execute.blocks import Block, BlockRuns, block_payload
 from bench.execute.classify import outcome_columns
 from bench.execute.limits import process_table
 from bench.execute.slot import GRACE_S, MEMORY_POLL_S, POLL_S, RunnerError, Slot
@@ -147,7 +148,7 @@ class LadderScheduler:
         if row.get("status") in SUCCESS:
             self.tally[stream][0] += 1
 
-    def next_task(self) -> Task | None:
+    def next_task(self) -> Task | Block | None:
         """The next run, one stream after another in turn; None when no stream has one now.
 
         A stream whose next run's solver has its prepare key (bench/worker.prepare_key: what
@@ -166,9 +167,26 @@ class LadderScheduler:
             passed = passed or stream
         return self._take(passed) if passed is not None else None
 
-    def _take(self, stream: tuple[str, str]) -> Task:
+    def _take(self, stream: tuple[str, str]) -> Task | Block:
+        """The stream's next run; a run of a block comes with every queued run of its block
+        (they are queued together, in order), as one :class:`Block`."""
+        queue = self.queue[stream]
+        task = queue.popleft()
         self.open[stream] += 1
-        return self.queue[stream].popleft()
+        if not task.block:
+            return task
+        members = [task]
+        while queue and queue[0].block == task.block:
+            members.append(queue.popleft())
+            self.open[stream] += 1
+        return Block(members)
+
+    def requeue(self, tasks: list[Task]) -> None:
+        """Put runs handed out but never started (the rest of a killed block) back at the head
+        of their stream's queue, in order: they go out again, to a fresh worker."""
+        for task in reversed(tasks):
+            self.open[task.stream] -= 1
+            self.queue[task.stream].appendleft(task)
 
     def finished(self, task: Task, row: dict[str, Any]) -> None:
         stream = task.stream
@@ -255,14 +273,27 @@ class Runner:
         self.grace_s = grace_s
         self.run_ids = 0
         self.last_memory = 0.0
+        self.blocks: dict[int, BlockRuns] = {}
 
     def run(self, scheduler: LadderScheduler, sweep: str,
             on_row: Callable[[dict[str, Any]], None],
-            on_note: Callable[[list[str]], None] | None = None) -> None:
+            on_note: Callable[[list[str]], None] | None = None,
+            on_rows: Callable[[list[dict[str, Any]]], None] | None = None) -> None:
         """Until the scheduler has nothing left: give out runs, watch them, report rows.
         ``on_note`` is told what the workers say they are doing before their runs start (a
-        first run's compilation), sorted, each time that changes."""
+        first run's compilation), sorted, each time that changes. ``on_rows``, when given,
+        takes the rows of a block's chunk at once (one journal write), else ``on_row`` each."""
         notes: list[str] = []
+
+        def emit(rows: list[tuple[Task, dict[str, Any]]]) -> None:
+            if on_rows is not None:
+                on_rows([row for _, row in rows])
+            else:
+                for _, row in rows:
+                    on_row(row)
+            for task, row in rows:
+                scheduler.finished(task, row)
+
         try:
             while True:
                 for task, reason in scheduler.take_skipped():
@@ -274,10 +305,20 @@ class Runner:
                         return
                     continue
                 self._wait(busy)
-                for task, result in self._ended(busy):
-                    row = result_row(task, result, sweep)
-                    on_row(row)
-                    scheduler.finished(task, row)
+                for slot, unit, result, messages in self._ended(busy):
+                    if isinstance(unit, Block):
+                        runs = self.blocks.setdefault(id(unit), BlockRuns(unit, self.grace_s))
+                        emit(runs.rows(messages, slot, sweep))
+                        if result is not None:
+                            del self.blocks[id(unit)]
+                            rows, rest = runs.ended(result, sweep)
+                            emit(rows)
+                            if rest:
+                                scheduler.requeue(rest)
+                    elif result is not None:
+                        row = result_row(unit, result, sweep)
+                        on_row(row)
+                        scheduler.finished(unit, row)
                 now_notes = sorted({s.note for s in self.slots if s.note})
                 if on_note is not None and now_notes != notes:
                     on_note(now_notes)
@@ -296,26 +337,33 @@ class Runner:
             task = scheduler.next_task()
             if task is not None:
                 self.run_ids += 1
-                slot.give(task, task_payload(task, self.run_ids))
+                payload = (block_payload(task, self.run_ids) if isinstance(task, Block)
+                           else task_payload(task, self.run_ids))
+                slot.give(task, payload)
 
-    def _ended(self, busy: list[Slot]) -> list[tuple[Task, dict[str, Any]]]:
-        """The runs of ``busy`` that ended (finished, died, or killed by the watchdog for time
-        or, every MEMORY_POLL_S, for memory), each with its result."""
+    def _ended(self, busy: list[Slot]) -> list[tuple[Slot, Any, dict[str, Any] | None, list]]:
+        """(slot, its run, result, block messages) of each slot whose run ended (finished,
+        died, or killed by the watchdog for time or, every MEMORY_POLL_S, for memory) or whose
+        block reported chunks; the result is None while a block goes on."""
         ended = []
         for slot in busy:
             task = slot.task
             result = slot.poll()
-            if result is not None:
-                ended.append((task, result))
+            messages, slot.block_messages = slot.block_messages, []
+            if result is not None or messages:
+                ended.append((slot, task, result, messages))
         clock = time.monotonic()
         if clock - self.last_memory >= MEMORY_POLL_S:
             self.last_memory = clock
             table = process_table()
             for slot in busy:
                 task = slot.task
+                if task is None:
+                    continue
                 result = slot.watch_memory(table)
                 if result is not None:
-                    ended.append((task, result))
+                    messages, slot.block_messages = slot.block_messages, []
+                    ended.append((slot, task, result, messages))
         return ended
 
     @staticmethod

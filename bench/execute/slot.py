@@ -85,6 +85,11 @@ class Slot:
     limits_by: str = "process-tree"  # what enforces the limits of the worker's runs
     group_name: str = ""
     messages: deque = field(default_factory=deque)
+    # a block run (bench/execute/blocks.py): the chunk in flight (start, size, since) and the
+    # chunks' result messages not yet taken by the runner
+    chunk: tuple[int, int, float] | None = None
+    block_messages: list = field(default_factory=list)
+    last_rows: float = 0.0
 
     @property
     def log_path(self) -> Path:
@@ -146,6 +151,7 @@ class Slot:
         self.task, self.payload, self.phase, self.note = task, payload, "starting", None
         self.peak_mb, self.t_prepare, self.as_limit_mb = 0.0, None, None
         self.seen, self.cpu_at_start = set(), None
+        self.chunk, self.block_messages, self.last_rows = None, [], 0.0
         if self.group is not None:
             try:
                 self.group.set_memory_limit(payload["mem_mb"])
@@ -221,6 +227,11 @@ class Slot:
                 self.as_limit_mb = message.get("as_limit_mb")
                 if self.group is not None:
                     self.cpu_at_start = self.group.cpu_seconds()
+            elif op == "chunk" and self.task is not None:  # a block's chunk: its budgets
+                self.chunk = (message["start"], message["n"], time.monotonic())
+            elif op == "rows" and self.task is not None:  # a block's chunk has ended
+                self.block_messages.append(message)
+                self.chunk, self.last_rows = None, time.monotonic()
             elif op == "result" and self.task is not None:
                 return self._finished(message)
         if self.task is None:
@@ -229,12 +240,28 @@ class Slot:
             return self._crashed()
         clock = time.monotonic()
         budget = self.payload["budget_s"]
+        if self.phase == "solving" and "block" in self.payload:
+            return self._watch_block(clock, budget)
         if self.phase == "solving" and clock - self.started_at > budget + self.grace_s:
             return self._killed("timeout", f"killed at {clock - self.started_at:.2f} s "
                                            f"(budget {budget} s + grace {self.grace_s} s)")
         if self.phase == "starting" and clock - self.sent_at > STARTUP_LIMIT_S:
             return self._killed("timeout",
                                 f"worker start-up and prepare() exceeded {STARTUP_LIMIT_S} s")
+        return None
+
+    def _watch_block(self, clock: float, budget: float) -> dict[str, Any] | None:
+        """A block's wall limit: its chunk in flight may take one budget per instance plus
+        the grace; between chunks (the worker sending one, starting the next) one budget."""
+        if self.chunk is not None:
+            _, size, since = self.chunk
+            allowed = size * budget
+        else:
+            since, allowed = self.last_rows or self.started_at, budget
+        if clock - since > allowed + self.grace_s:
+            what = f"a chunk of {self.chunk[1]} instance(s)" if self.chunk else "between chunks"
+            return self._killed("timeout", f"block killed {clock - since:.2f} s into {what} "
+                                           f"(budget {allowed:g} s + grace {self.grace_s} s)")
         return None
 
     def watch_memory(self, table: dict) -> dict[str, Any] | None:
@@ -320,8 +347,17 @@ class Slot:
             self.group.kill(spare=frozenset({self.proc.pid, self.worker_pid}))
         return self._close_run(dict(message))
 
+    def _in_flight(self) -> dict[str, Any]:
+        """A block's chunk in flight when the run was killed or died (start, size), if any."""
+        if self.chunk is None:
+            return {}
+        start, size, since = self.chunk
+        return {"chunk_start": start, "chunk_size": size,
+                "chunk_elapsed": time.monotonic() - since}
+
     def _killed(self, status: str, message: str) -> dict[str, Any]:
-        result = {"kind": status, "message": message, "t_wall": self._elapsed()}
+        result = {"kind": status, "message": message, "t_wall": self._elapsed(),
+                  **self._in_flight()}
         if self.group is not None:
             self._group_measures(result)  # before the kill removes the group
         self.kill()
@@ -335,7 +371,8 @@ class Slot:
             cause = f"worker exited with code {code}"
         tail = self.log_tail()
         message = cause + (f"; last output: {tail[-800:]}" if tail else "")
-        result = {"kind": "crash", "message": message, "t_wall": self._elapsed()}
+        result = {"kind": "crash", "message": message, "t_wall": self._elapsed(),
+                  **self._in_flight()}
         if self.group is not None:
             self._group_measures(result)  # a worker the kernel killed at its limit: memout
         self.kill()

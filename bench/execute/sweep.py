@@ -231,6 +231,16 @@ class Progress:
                 self.say(self.line())
             self._refresh_bar(advance=1)
 
+    def update_many(self, rows: list[dict[str, Any]]) -> None:
+        """Runs of a block's chunk ended."""
+        with self.lock:
+            for row in rows:
+                self._count(row)
+            if self.mode == "lines" and self.done >= self.next_step:
+                self.next_step = (self.done // self.step + 1) * self.step
+                self.say(self.line())
+            self._refresh_bar(advance=len(rows))
+
     def note(self, notes: list[str]) -> None:
         """What the workers are doing before their runs start (first-run compilations)."""
         with self.lock:
@@ -305,6 +315,10 @@ def run_sweep(suite_name: str, *, solvers: list[str] | None = None,
     suite, tasks = prepare_sweep(suite_name, solvers=solvers, timeout=timeout, mem=mem,
                                  repeats=repeats, params=params, data_dir=data_dir,
                                  plugins=plugins)
+    blocked = [ladder.name for ladder in suite.ladders if ladder.block]
+    if blocked and executor != "local":
+        raise SuiteError(f"{suite.path}: ladder {blocked[0]!r} declares 'block': block runs "
+                         f"need the local executor, not {executor}")
     sweep = name or suite.name
     plugins = [*plugins, *suite.plugins]
     with sweep_lock(Path(results), sweep):
@@ -411,12 +425,19 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
         journal.append(row)
         bar.update(row)
 
+    def record_many(rows: list[dict[str, Any]]) -> None:
+        journal.append_many(rows)
+        bar.update_many(rows)
+
     try:
         with executor_for(executor, scheduler, jobs, suite.cores, plugins,
                           directory / "workers") as runner:
             if executor == "dask":
                 bar.workers = runner.capacity()
-            runner.run(order, sweep, record, bar.note)
+            if executor == "local":
+                runner.run(order, sweep, record, bar.note, on_rows=record_many)
+            else:
+                runner.run(order, sweep, record, bar.note)
     finally:
         bar.close()
         journal.close()

@@ -49,6 +49,10 @@ MB = 1024 * 1024
 #: space reserved by numba's LLVM and by solver thread pools is several times what they use.
 AS_BACKSTOP_FACTOR = 4
 AS_BACKSTOP_FLOOR_MB = 16384
+#: A batch entry's chunks of a block aim at this many seconds (sized from its rate so far) and
+#: hold at most BLOCK_CHUNK_MAX instances: a kill loses only the chunk in flight.
+BLOCK_CHUNK_S = 0.05
+BLOCK_CHUNK_MAX = 4096
 
 
 def set_memory_backstop(mem_mb: int) -> int:
@@ -305,6 +309,85 @@ class Worker:
             result["message"] = f"{result['message']}; {note}" if result.get("message") else note
         return result
 
+    def run_block(self, task: dict[str, Any], send: Notify) -> dict[str, Any]:
+        """A block: its instances solved in chunks, each chunk's results sent as they come.
+
+        Before each chunk the worker says ``{"op": "chunk", "start": i, "n": k}`` (the
+        watchdog gives it ``k`` budgets), after it ``{"op": "rows", ...}`` with one result
+        per instance (the solver's own time, counters, answer), so that a kill loses only the
+        chunk in flight. A solver with a batch entry (``spec.batch``) gets each chunk in one
+        call, chunks sized from its rate to last about ``BLOCK_CHUNK_S``; one without is called
+        per instance, each a chunk of one with a budget of its own. The last message is the
+        block's ``result`` (its wall time)."""
+        spec = self.solver(task["solver"])
+        t_prepare = self.prepare(spec, lambda message: send({**message, "id": task["id"]}))
+        family = instances.family(spec.family)
+        items = [family.instance_from_json(data) for data in task["block"]["instances"]]
+        limit_threads(task["cores"])
+        as_limit_mb = None if task.get("kernel_memory") else set_memory_backstop(task["mem_mb"])
+        reset_peak_rss()
+        send({"op": "started", "id": task["id"], "t_prepare": t_prepare,
+              "as_limit_mb": as_limit_mb})
+        per_s, params = task["budget_s"], task["params"]
+        start, done, size = time.monotonic(), 0, 1
+        while done < len(items):
+            chunk = items[done:done + (size if spec.batch else 1)]
+            send({"op": "chunk", "id": task["id"], "start": done, "n": len(chunk)})
+            cpu0, t0 = cpu_seconds(), time.monotonic()
+            results = self._chunk(spec, chunk, per_s, task, params)
+            wall = time.monotonic() - t0
+            send({"op": "rows", "id": task["id"], "start": done, "results": results,
+                  "chunk_wall": wall, "chunk_cpu": cpu_seconds() - cpu0,
+                  "block_wall": time.monotonic() - start, "peak_rss_mb": peak_rss_mb()})
+            done += len(chunk)
+            if spec.batch:
+                rate = len(chunk) / max(wall, 1e-6)
+                size = max(1, min(BLOCK_CHUNK_MAX, 2 * len(chunk), int(rate * BLOCK_CHUNK_S)))
+        left = end_own_descendants()
+        result = {"op": "result", "id": task["id"], "kind": "block", "t_prepare": t_prepare,
+                  "t_wall": time.monotonic() - start, "peak_rss_mb": peak_rss_mb()}
+        if left:
+            result["message"] = f"the block left {left} process(es) running; killed when it ended"
+        return result
+
+    def _chunk(self, spec: Any, chunk: list[Any], per_s: float, task: dict[str, Any],
+               params: dict[str, Any]) -> list[dict[str, Any]]:
+        """The results of one chunk: the batch entry's outcomes, or one ``solve`` call."""
+        from bench.api import Budget
+
+        mem, cores, seed = task["mem_mb"], task["cores"], task["seed"]
+        t0, cpu0 = time.monotonic(), cpu_seconds()
+        try:
+            if spec.batch:
+                budget = Budget(per_s, mem, cores, t0 + per_s * len(chunk))
+                outcomes = list(spec.batch(chunk, budget, seed, **params))
+                if len(outcomes) != len(chunk):
+                    raise TypeError(f"the batch entry returned {len(outcomes)} outcomes for "
+                                    f"{len(chunk)} instances")
+            else:
+                outcomes = [spec.solve(chunk[0], Budget(per_s, mem, cores, t0 + per_s), seed,
+                                       **params)]
+        except MemoryError:
+            return [{"kind": "memout", "message": "MemoryError: an allocation was refused"}
+                    for _ in chunk]
+        except Exception as exc:
+            tail = "".join(traceback.format_exception(exc)[-3:])
+            message = f"{type(exc).__name__}: {exc}\n{tail}"[:4000]
+            return [{"kind": "error", "message": message} for _ in chunk]
+        wall, cpu = time.monotonic() - t0, cpu_seconds() - cpu0
+        results = []
+        for instance, outcome in zip(chunk, outcomes, strict=True):
+            try:
+                described = {"kind": "outcome", **self.describe(outcome, instance)}
+            except Exception as exc:
+                described = {"kind": "error", "message": f"{type(exc).__name__}: {exc}"}
+            own = getattr(outcome, "t_wall", None)
+            described["t_wall"] = own if own is not None else wall / len(chunk)
+            # the chunk's CPU time, shared in proportion to each instance's own time
+            described["t_cpu"] = cpu * described["t_wall"] / wall if wall > 0 else None
+            results.append(described)
+        return results
+
     @staticmethod
     def describe(outcome, instance) -> dict[str, Any]:
         from bench.api import Outcome
@@ -357,7 +440,8 @@ def main(argv: list[str] | None = None) -> None:
         if message.get("op") == "exit":
             break
         try:
-            send(worker.run(message["task"], send))
+            run = worker.run_block if "block" in message["task"] else worker.run
+            send(run(message["task"], send))
         except Exception as exc:  # a bug outside the solver: report it, stay alive
             send({"op": "result", "id": message["task"]["id"], "kind": "error",
                   "message": f"worker: {type(exc).__name__}: {exc}"})

@@ -67,7 +67,9 @@ SUITES_DIR = Path(__file__).parent / "suites"
 #: is a typo ('seed' for 'seeds') that would otherwise be ignored without a word.
 SOLVER_KEYS = {"name", "label", "params"}
 LADDER_KEYS = {"name", "generator", "params", "vary", "values", "seeds", "rungs", "solvers",
-               "adaptive"}
+               "adaptive", "block"}
+#: The most instances one block may hold (a typo of a few digits).
+MAX_BLOCK = 100_000
 RUNG_KEYS = {"label", "instances"}
 #: The keys of a generator ladder's ``adaptive`` table (bench/execute/adaptive.py).
 ADAPTIVE_KEYS = {"runs", "width"}
@@ -120,6 +122,7 @@ class Ladder:
     rungs: list[Rung]
     solvers: tuple[str, ...] | None = None
     adaptive: Adaptive | None = None
+    block: int | None = None  # consecutive instances of a rung solved by one worker call
 
     def runs(self, config: SolverConfig) -> bool:
         """Whether a solver config climbs this ladder: every one, or those the ladder's
@@ -159,6 +162,9 @@ class Task:
     budget_s: float
     mem_mb: int
     cores: int
+    block: str = ""  # the block's id ('' outside blocks: a run of its own)
+    block_index: int = 0  # the position in its block, from 0
+    block_size: int = 1  # the instances its block holds
 
     @property
     def stream(self) -> tuple[str, str]:
@@ -390,11 +396,25 @@ def _ladder(entry: dict[str, Any], i: int, path: Path, data_dir: str | Path | No
     for rung in rungs:
         for ref in rung.refs:
             ref.ladder, ref.rung, ref.rung_index = name, rung.label, rung.index
+    block = _block(entry, f"{path}: {where}") if "block" in entry else None
     only = entry.get("solvers")
     if only is not None and (not isinstance(only, list) or not all(isinstance(x, str)
                                                                      for x in only)):
         raise SuiteError(f"{path}: {where}: 'solvers' is a list of solver names or labels")
-    return Ladder(name, rungs, tuple(only) if only is not None else None, adaptive)
+    return Ladder(name, rungs, tuple(only) if only is not None else None, adaptive, block)
+
+
+def _block(entry: dict[str, Any], where: str) -> int:
+    """``block = N``: runs of N consecutive instances of a rung (per solver config and repeat)
+    go to a worker as one task; N a whole number from 1 to MAX_BLOCK; not with ``adaptive``."""
+    value = entry["block"]
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_BLOCK:
+        raise SuiteError(f"{where}: 'block' must be a whole number from 1 to {MAX_BLOCK}, got "
+                         f"{value!r}")
+    if "adaptive" in entry:
+        raise SuiteError(f"{where}: 'block' and 'adaptive' do not go together (an adaptive "
+                         "ladder chooses its runs one batch at a time)")
+    return value
 
 
 #: The most runs an adaptive ladder may spend per config (a typo of a few digits).
@@ -511,6 +531,7 @@ def build_tasks(suite: Suite, configs: list[SolverConfig]) -> list[Task]:
             raise SuiteError(f"{suite.path}: ladder {ladder.name!r}: 'solvers' names "
                              f"{unknown[0]!r}, which is not a solver of the suite")
         for rung in ladder.rungs:
+            start = len(tasks)
             for ref in rung.refs:
                 for config in configs:
                     if config.spec.family != ref.family or not ladder.runs(config) \
@@ -522,4 +543,22 @@ def build_tasks(suite: Suite, configs: list[SolverConfig]) -> list[Task]:
                                       suite.mem, suite.cores)
                         tasks.append(Task(key, ref, config, repeat, seed, suite.timeout,
                                           suite.mem, suite.cores))
+            if ladder.block:
+                assign_blocks(tasks[start:], ladder.name, rung.label, ladder.block)
     return tasks
+
+
+def assign_blocks(tasks: list[Task], ladder: str, rung: str, size: int) -> None:
+    """Group one rung's runs into blocks: per (solver config, repeat), ``size`` consecutive
+    runs in the rung's order, the last block holding the rest. A block's id names its ladder,
+    rung, config, repeat and number (``ladder/rung/label/r0/b3``) and hashes its first run's
+    key, so it is the same on every machine and on ``--resume``."""
+    groups: dict[tuple[str, int], list[Task]] = {}
+    for task in tasks:
+        groups.setdefault((task.config.label, task.repeat), []).append(task)
+    for (label, repeat), members in groups.items():
+        for number, first in enumerate(range(0, len(members), size)):
+            chunk = members[first:first + size]
+            block = f"{ladder}/{rung}/{label}/r{repeat}/b{number}-{chunk[0].key[:8]}"
+            for index, task in enumerate(chunk):
+                task.block, task.block_index, task.block_size = block, index, len(chunk)

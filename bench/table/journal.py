@@ -55,11 +55,17 @@ class Journal:
         return rows
 
     def append(self, row: dict[str, Any]) -> None:
+        self.append_many([row])
+
+    def append_many(self, rows: list[dict[str, Any]]) -> None:
+        """Append rows (a block's chunk) with one write and one fsync."""
         if self._handle is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._handle = open(self.path, "a", encoding="utf-8")
-        line = json.dumps({k: _clean(v) for k, v in row.items()}, separators=(",", ":"))
-        self._handle.write(line + "\n")
+        dumps = json.dumps
+        text = "".join(dumps({k: _clean(v) for k, v in row.items()}, separators=(",", ":"))
+                       + "\n" for row in rows)
+        self._handle.write(text)
         self._handle.flush()
         os.fsync(self._handle.fileno())
 

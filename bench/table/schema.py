@@ -9,7 +9,7 @@ keeps the two equal).
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 #: Statuses, one vocabulary. The first four are what a solver may claim; the rest the harness sets.
 STATUSES = ("solved", "optimal", "infeasible", "unknown", "timeout", "memout", "crash", "error",
@@ -79,6 +79,19 @@ COLUMNS: dict[str, tuple[str, str]] = {
                             "control group) or process-tree (session, subreapers and the "
                             "resident-size watch); NA for a run not run"),
     "host": ("string", "machine that ran it (a Dask worker's host with the Dask executors)"),
+    # block runs (a ladder's `block = N`: many instances solved by one worker call)
+    "block": ("string", "the block the run belongs to (ladder/rung/config/repeat/number), NA "
+                        "for a run of its own; its `t_wall`, `t_cpu` and counters are still "
+                        "this instance's: the solver's own time for it"),
+    "block_size": ("Int64", "the runs its block holds, NA outside blocks"),
+    "block_index": ("Int64", "its place in its block, from 0, NA outside blocks"),
+    "chunk_size": ("Int64", "the instances of the chunk (one solver call) that solved it, NA "
+                            "outside blocks and for a run of a chunk killed in flight"),
+    "chunk_wall": ("Float64", "wall seconds of that chunk's solver call, NA outside blocks"),
+    "block_wall": ("Float64", "wall seconds of the block's worker call up to the end of that "
+                              "chunk (the block's wall time is its rows' largest value; a block "
+                              "cut by a kill goes on in a new call, timed afresh), NA outside "
+                              "blocks"),
 }
 
 PARAM_PREFIX_INSTANCE = "p_"

@@ -7,7 +7,7 @@ in ``planted`` (with its own small solver in ``reference``), the drawn grid in `
 from __future__ import annotations
 
 from instances.family import Family, Generator
-from instances.sudoku.check import check, units
+from instances.sudoku.check import check, check_many, units
 from instances.sudoku.formats import (
     SUFFIXES,
     parse_drawn,
@@ -35,6 +35,7 @@ FAMILY = Family(
     read_solution=read_solution,
     generators=GENERATORS,
     check=check,
+    check_many=check_many,
     render=render,
     sniff=sniff,
     picture="instances.sudoku.picture:draw",
@@ -50,6 +51,7 @@ __all__ = [
     "Instance",
     "Solution",
     "check",
+    "check_many",
     "parse_drawn",
     "parse_line",
     "parse_text",

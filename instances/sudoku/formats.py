@@ -20,7 +20,15 @@ import json
 from pathlib import Path
 
 from instances.common import Generated, InstanceError, read_text, text_lines
-from instances.sudoku.model import BLANKS, SYMBOLS, Instance, Solution, box_of_length, digit_of
+from instances.sudoku.model import (
+    BLANKS,
+    DIGIT_TABLES,
+    SYMBOLS,
+    Instance,
+    Solution,
+    box_of_length,
+    digit_of,
+)
 
 SUFFIXES = (".sdk", ".sudoku", ".txt")
 _DRAWING = set(" \t|-+")
@@ -33,6 +41,8 @@ def grid_token(text: str) -> str | None:
     if box is None:
         return None
     size = box * box
+    if set(token) <= DIGIT_TABLES[size].keys():
+        return token
     return token if all(_digit(ch, size) is not None for ch in token) else None
 
 
@@ -48,6 +58,11 @@ def parse_line(text: str, name: str = "") -> Instance:
     if box is None:
         raise InstanceError(f"a grid line has 16, 81, 256 or 625 symbols, this one {len(token)}")
     size = box * box
+    table = DIGIT_TABLES[size]
+    try:
+        return Instance(box, tuple(map(table.__getitem__, token)), name)
+    except KeyError:
+        pass  # the loop below names the symbol and its position
     for position, char in enumerate(token, 1):
         if _digit(char, size) is None:
             raise InstanceError(f"symbol {char!r} at position {position} is not a digit of a "

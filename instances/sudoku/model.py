@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -37,6 +38,17 @@ def symbol(digit: int) -> str:
     return "." if digit == 0 else SYMBOLS[digit - 1]
 
 
+#: ``digit_of`` as tables, one per board size: every symbol a reader takes -> its digit (the
+#: fast path of ``grid_of_line``; a character missing from the table gets the slow path's
+#: message). ``SYMBOL_OF[d]``: the symbol of digit d (``.`` for 0), for ``to_line``.
+DIGIT_TABLES = {box * box: {**{b: 0 for b in BLANKS},
+                            **{c: i + 1 for i, c in enumerate(SYMBOLS[:box * box])},
+                            **{c.lower(): i + 1 for i, c in enumerate(SYMBOLS[:box * box])
+                               if c.isalpha()}}
+                for box in BOXES}
+SYMBOL_OF = (".", *SYMBOLS)
+
+
 def digit_of(char: str, size: int) -> int | None:
     """The digit a character stands for on a board of ``size`` digits (0 for a blank), None
     for anything else: one ASCII character only ('ı'.upper() is 'I', and "" or "12" are no
@@ -55,7 +67,9 @@ def _checked_grid(box: int, grid: tuple[int, ...], what: str) -> tuple[int, ...]
     size = box * box
     if len(grid) != size * size:
         raise InstanceError(f"{what}: {len(grid)} cells, a box of {box} needs {size * size}")
-    grid = tuple(int(v) for v in grid)
+    grid = tuple(map(int, grid))
+    if min(grid) >= 0 and max(grid) <= size:
+        return grid
     bad = next((v for v in grid if not 0 <= v <= size), None)
     if bad is not None:
         raise InstanceError(f"{what}: value {bad} is outside 0..{size}")
@@ -90,7 +104,7 @@ class Instance:
         return np.asarray(self.grid, dtype=np.int32)
 
     def to_line(self) -> str:
-        return "".join(symbol(v) for v in self.grid)
+        return "".join(map(SYMBOL_OF.__getitem__, self.grid))
 
     def to_json(self) -> dict[str, Any]:
         """The canonical serialisation (sent to workers, hashed for the id)."""
@@ -101,8 +115,9 @@ class Instance:
         box = int(data["box"])
         return cls(box, grid_of_line(str(data["grid"]), box), str(data.get("name", "")))
 
-    @property
+    @cached_property
     def instance_id(self) -> str:
+        """The content hash of ``to_json()`` (its name left out), computed once."""
         return instance_hash(self.to_json())
 
 
@@ -128,7 +143,7 @@ class Solution:
         return cls(box, grid_of_line(text.strip(), box))
 
     def to_line(self) -> str:
-        return "".join(symbol(v) for v in self.grid)
+        return "".join(map(SYMBOL_OF.__getitem__, self.grid))
 
     def to_json(self, instance: Instance | None = None) -> dict[str, Any]:
         return {"box": self.box, "grid": self.to_line()}
@@ -142,6 +157,12 @@ class Solution:
 def grid_of_line(text: str, box: int) -> tuple[int, ...]:
     """The digits of a one-line grid of a known box side; a bad symbol names its position."""
     size = box * box
+    table = DIGIT_TABLES.get(size)
+    if table is not None:
+        try:
+            return tuple(map(table.__getitem__, text))
+        except KeyError:
+            pass  # the slow path names the symbol and its position
     digits = []
     for position, char in enumerate(text, 1):
         digit = digit_of(char, size)

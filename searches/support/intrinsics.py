@@ -2,6 +2,8 @@
 
 - ``popcount(x)``: the number of set bits of an integer (``ctpop``: one POPCNT);
 - ``lowest_bit_index(x)``: the index of the lowest set bit (``cttz``); 64 for zero;
+- ``cycle_counter()``: the CPU's time-stamp counter, a clock in ticks for kernels that time
+  their own items;
 - ``prefetch(array, index)``: a hint to load ``array[index]``'s cache line (``llvm.prefetch``);
   it never faults, so ``index`` may be anything within the array's bounds or near them.
 
@@ -71,3 +73,16 @@ def prefetch(typingctx, array, index):
         return context.get_dummy_value()
 
     return types.none(array, index), codegen
+
+
+@intrinsic
+def cycle_counter(typingctx):
+    """The CPU's cycle (time-stamp) counter (LLVM ``readcyclecounter``: RDTSC on x86, 0 where
+    the target has none): a clock numba code can read, in ticks. Convert ticks to seconds by
+    timing the same stretch with ``time.perf_counter`` outside the kernel."""
+    def codegen(context, builder, signature, args):
+        fnty = ir.FunctionType(ir.IntType(64), [])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.readcyclecounter")
+        return builder.call(fn, [])
+
+    return types.int64(), codegen

@@ -1,0 +1,167 @@
+"""Throughput of ``native`` through ``cliffbench run`` on a block ladder, against its batch
+kernel, on the 17-clue set (issue 20: the harness at >= 50% of the kernel's rate).
+
+Three measurements, the last two in one command:
+
+1. the batch kernel (``sudoku_band9.batch9``, counting to 2) on every puzzle of the file in one
+   numba call, in this process, pinned to the core the sweeps' worker gets (best of
+   ``--repeats``);
+2. ``cliffbench run`` (a new process, as a user runs it: planning, the worker, every answer
+   checked by the family's checker, the journal, the Parquet table, the summary; no figures)
+   of a suite with
+   one ladder, ``block = --block``, ``native`` only, on the whole file;
+3. the same on the file's first ``--first`` puzzles.
+
+The harness's rate is differential, so that the fixed start-up (imports, numba's cache load,
+the worker's start, the table's first write) is left out: (N - first) / (t_all - t_first).
+Every run's row must be ``solved`` and ``verified`` (read back from both tables), else the
+script stops. The printed ratio is harness rate / kernel rate.
+
+The full list of 49,158 17-clue puzzles is not in the reference data (it holds every 49th:
+``sudoku/17clue_sample1000.txt``). Give it with ``--file`` where you have it (tdoku's
+``puzzles2_17_clue``: ``#`` lines are dropped). Without it, the script writes a stand-in of
+the same size into a temporary folder: the 1,000 sampled puzzles, then 48,158 images of them
+under the Sudoku symmetries (digit relabelling, rows within bands, bands, columns within
+stacks, stacks, transposition; seeded: the same file every time), each with one solution
+as its original has, and as hard for a search up to the order of its branching ties. Its first
+1,000 are the sample itself.
+
+    python perf/sudoku_throughput.py [--file PUZZLES] [--count 49158] [--first 1000]
+        [--block 1000] [--repeats 3] [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "sudoku"
+SAMPLE = DATA / "17clue_sample1000.txt"
+
+
+def puzzle_lines(path: Path) -> list[str]:
+    """The 81-character puzzles of a file (``#`` comment and blank lines dropped)."""
+    lines = path.read_text().replace("\r", "").split("\n")
+    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+
+
+def symmetric_image(grid: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One random image of a (81,) grid under the Sudoku symmetries (validity and the number of
+    solutions are kept)."""
+    board = grid.reshape(9, 9)
+    rows = np.concatenate([3 * b + rng.permutation(3) for b in rng.permutation(3)])
+    cols = np.concatenate([3 * s + rng.permutation(3) for s in rng.permutation(3)])
+    board = board[rows][:, cols]
+    if rng.integers(2):
+        board = board.T
+    relabel = np.concatenate([[0], 1 + rng.permutation(9)])
+    return relabel[board].ravel()
+
+
+def stand_in(count: int, seed: int = 20) -> list[str]:
+    """The sample, then symmetric images of its puzzles in turn, ``count`` in all."""
+    sample = puzzle_lines(SAMPLE)
+    grids = [np.array([0 if c == "." else int(c) for c in line]) for line in sample]
+    rng = np.random.Generator(np.random.PCG64(seed))
+    out = list(sample[:count])
+    while len(out) < count:
+        grid = symmetric_image(grids[len(out) % len(grids)], rng)
+        out.append("".join("." if v == 0 else str(v) for v in grid))
+    return out
+
+
+def kernel_rate(lines: list[str], repeats: int) -> float:
+    """Puzzles per second of one batch9 call over all of them (best CPU time of ``repeats``),
+    every count checked to be 1."""
+    import searches.sudoku_native as native
+    from searches.support import sudoku_band9 as band9
+    from searches.support import sudoku_modes as modes
+
+    native.prepare()
+    grids = np.array([[0 if c == "." else int(c) for c in line] for line in lines],
+                     dtype=np.int64)
+    n = len(lines)
+    best = float("inf")
+    for _ in range(repeats):
+        out = np.zeros_like(grids)
+        counts, guesses, nodes = (np.zeros(n, dtype=np.int64) for _ in range(3))
+        c = time.process_time()
+        band9.batch9(grids, 2, modes.SUBSETS, out, counts, guesses, nodes)
+        best = min(best, time.process_time() - c)
+        if not (counts == 1).all():
+            raise SystemExit("the kernel found a puzzle without exactly one solution")
+    return n / best
+
+
+SUITE = """name = "{name}"
+timeout = 10
+jobs = 1
+[[solver]]
+name = "native"
+[[ladder]]
+name = "throughput"
+block = {block}
+rungs = [ {{ label = "17", instances = ["{file}"] }} ]
+"""
+
+
+def harness_run(folder: Path, name: str, file: Path, block: int) -> float:
+    """Wall seconds of ``cliffbench run`` of the one-ladder suite on ``file`` (no report),
+    every row checked to be solved and verified."""
+    suite = folder / f"{name}.toml"
+    suite.write_text(SUITE.format(name=name, block=block, file=file))
+    cmd = [sys.executable, "-m", "bench.cli", "run", str(suite), "--results",
+           str(folder / "results"), "--overwrite", "--no-figures"]
+    t = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - t
+    import bench
+
+    table = bench.load(folder / "results" / name)
+    if not ((table["status"] == "solved") & table["verified"].fillna(False)).all():
+        raise SystemExit(f"{name}: a row is not solved and verified")
+    return wall
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--file", type=Path, default=None)
+    parser.add_argument("--count", type=int, default=49158, help="puzzles of the stand-in")
+    parser.add_argument("--first", type=int, default=1000)
+    parser.add_argument("--block", type=int, default=1000)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--keep", type=Path, default=None, help="keep the sweeps here")
+    args = parser.parse_args()
+    folder = args.keep or Path(tempfile.mkdtemp(prefix="cliffbench-throughput-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = puzzle_lines(args.file) if args.file else stand_in(args.count)
+    what = str(args.file) if args.file else f"stand-in of {len(lines)} (sample + symmetric images)"
+    full, first = folder / "all.txt", folder / "first.txt"
+    full.write_text("\n".join(lines) + "\n")
+    first.write_text("\n".join(lines[:args.first]) + "\n")
+    cpus = sorted(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, [cpus[0]])  # the core the sweep's one worker is pinned to
+    rate = kernel_rate(lines, args.repeats)
+    os.sched_setaffinity(0, cpus)
+    print(f"{what}: {len(lines)} puzzles; block {args.block}")
+    print(f"batch kernel (batch9, one call, core {cpus[0]}): {rate:,.0f} puzzles/s (cpu, best "
+          f"of {args.repeats})")
+    t_first = harness_run(folder, "first", first, args.block)
+    t_all = harness_run(folder, "all", full, args.block)
+    n = len(lines) - args.first
+    harness = n / (t_all - t_first)
+    print(f"cliffbench run: {len(lines)} puzzles {t_all:.2f} s, first {args.first} "
+          f"{t_first:.2f} s; differential {harness:,.0f} puzzles/s "
+          f"({1e6 / harness:.1f} us a puzzle), every row solved and verified")
+    print(f"ratio harness / kernel: {harness / rate:.1%}")
+
+
+if __name__ == "__main__":
+    main()

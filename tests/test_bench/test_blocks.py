@@ -1,0 +1,141 @@
+"""Block runs (a ladder's ``block = N``): one row per instance, every answer checked, exact
+resume, per-instance timeouts, and the suite's checks of the key."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import bench
+from bench.execute.blocks import Block, BlockRuns
+from bench.execute.sweep import run_sweep
+from bench.plan.suite import SuiteError, load_suite
+from instances.sudoku import Solution, check, check_many
+from instances.sudoku.generators import PLANTED
+
+SUITE = """name = "{name}"
+timeout = 10
+jobs = 1
+[[solver]]
+name = "native"
+[[solver]]
+name = "norvig"
+[[ladder]]
+name = "planted"
+generator = "sudoku/planted"
+params = {{ box = 3 }}
+vary = "clues"
+values = [30, 26]
+seeds = [1, 2, 3, 4, 5, 6, 7]
+block = 3
+"""
+
+
+def write_suite(tmp_path, name="blk", text=SUITE):
+    path = tmp_path / f"{name}.toml"
+    path.write_text(text.format(name=name))
+    return path
+
+
+def test_block_rows_checked_one_per_instance(tmp_path):
+    folder = run_sweep(str(write_suite(tmp_path)), results=tmp_path / "res", progress=False)
+    table = bench.load(folder)
+    assert len(table) == 2 * 2 * 7
+    assert (table["status"] == "solved").all() and table["verified"].all()
+    for (solver, rung), group in table.groupby(["solver", "rung"]):
+        sizes = group.groupby("block")["block_size"].first().sort_values().tolist()
+        assert sizes == [1, 3, 3], (solver, rung)
+        assert sorted(group["block_index"]) == [0, 0, 0, 1, 1, 2, 2]
+        assert group["block_wall"].notna().all() and group["t_wall"].notna().all()
+    native = table[table["solver"] == "native"]
+    assert (native["chunk_size"] >= 1).all()
+    assert native["counters"].map(lambda c: json.loads(c)["solutions"]).eq(1).all()
+
+
+def test_block_resume_is_exact(tmp_path):
+    suite = write_suite(tmp_path)
+    folder = run_sweep(str(suite), results=tmp_path / "res", progress=False)
+    journal = folder / "journal.jsonl"
+    lines = journal.read_text().splitlines()
+    keys = sorted(json.loads(line)["key"] for line in lines)
+    journal.write_text("\n".join(lines[:11]) + "\n")  # a kill mid-block
+    run_sweep(str(suite), results=tmp_path / "res", progress=False, resume=True)
+    again = [json.loads(line) for line in journal.read_text().splitlines()]
+    assert sorted(row["key"] for row in again) == keys  # none lost, none twice
+    assert [row["key"] for row in again[:11]] == [json.loads(line)["key"] for line in lines[:11]]
+
+
+def test_block_key_is_checked(tmp_path):
+    bad = SUITE.replace("block = 3", "block = 0")
+    with pytest.raises(SuiteError, match="'block' must be a whole number"):
+        load_suite(str(write_suite(tmp_path, "bad", bad)))
+    both = SUITE.replace("block = 3", "block = 3\nadaptive = {{ runs = 4, width = 1.0 }}")
+    with pytest.raises(SuiteError, match="'block' and 'adaptive'"):
+        load_suite(str(write_suite(tmp_path, "both", both)))
+
+
+def test_block_with_dask_is_refused(tmp_path):
+    with pytest.raises(SuiteError, match="need the local executor"):
+        run_sweep(str(write_suite(tmp_path)), results=tmp_path / "res", progress=False,
+                  executor="dask-local")
+
+
+def test_check_many_agrees_with_check():
+    rng = random.Random(5)
+    pairs = []
+    for seed in range(1, 9):
+        made = PLANTED({"box": 3, "clues": 30}, seed)
+        grid = list(made.secret.grid)
+        if seed % 2:  # corrupt: swap two cells, or blank one, or change a clue
+            i, j = rng.sample(range(81), 2)
+            if seed % 4 == 1:
+                grid[i], grid[j] = grid[j], grid[i]
+            else:
+                grid[i] = 0
+        pairs.append((made.instance, Solution(3, tuple(grid))))
+    many = check_many([p[0] for p in pairs], [p[1] for p in pairs])
+    assert many == [check(i, s) for i, s in pairs]
+    assert any(not v.solved for v in many) and any(v.solved for v in many)
+
+
+class FakeSlot:
+    started_iso, limits_by, t_prepare = "2026-01-01T00:00:00Z", "process-tree", 0.5
+
+    @staticmethod
+    def limits_note():
+        return "test"
+
+
+def block_of(tmp_path, n=5):
+    from bench.execute.sweep import prepare_sweep
+
+    _, tasks = prepare_sweep(str(write_suite(tmp_path)))
+    first = tasks[0].block
+    return Block([t for t in tasks if t.block == first][:n])
+
+
+def test_block_kill_keeps_finished_rows_and_requeues_the_rest(tmp_path):
+    block = block_of(tmp_path)
+    runs = BlockRuns(block, grace_s=1.0)
+    made = PLANTED({"box": 3, "clues": 30}, 1)
+    answer = {"kind": "outcome", "claimed": "solved", "t_wall": 0.001,
+              "solution": made.secret.to_json()}
+    rows = runs.rows([{"start": 0, "results": [answer], "chunk_wall": 0.001,
+                       "block_wall": 0.002}], FakeSlot(), "s")
+    assert len(rows) == 1 and rows[0][1]["t_prepare"] == 0.5
+    killed, rest = runs.ended({"kind": "timeout", "message": "killed", "chunk_start": 1,
+                               "chunk_size": 1, "chunk_elapsed": 11.0}, "s")
+    assert [t.block_index for t, _ in killed] == [1]
+    assert killed[0][1]["status"] == "timeout" and killed[0][1]["t_wall"] == 11.0
+    assert [t.block_index for t in rest] == [2]
+
+
+def test_block_own_time_past_budget_is_a_timeout(tmp_path):
+    block = block_of(tmp_path, 1)
+    runs = BlockRuns(block, grace_s=1.0)
+    task = block.tasks[0]
+    result = {"kind": "outcome", "claimed": "unknown", "t_wall": task.budget_s + 2.0}
+    ((_, row),) = runs.rows([{"start": 0, "results": [result]}], FakeSlot(), "s")
+    assert row["status"] == "timeout" and "past the budget" in row["message"]

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -112,22 +113,29 @@ rungs = [ {{ label = "17", instances = ["{file}"] }} ]
 """
 
 
-def harness_run(folder: Path, name: str, file: Path, block: int) -> float:
-    """Wall seconds of ``cliffbench run`` of the one-ladder suite on ``file`` (no report),
-    every row checked to be solved and verified."""
+def children_cpu() -> float:
+    """CPU seconds (user + system) of this process's waited-for descendants so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def harness_run(folder: Path, name: str, file: Path, block: int) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (the command's processes, the worker's included) of
+    ``cliffbench run`` of the one-ladder suite on ``file`` (no report), every row checked to
+    be solved and verified."""
     suite = folder / f"{name}.toml"
     suite.write_text(SUITE.format(name=name, block=block, file=file))
     cmd = [sys.executable, "-m", "bench.cli", "run", str(suite), "--results",
            str(folder / "results"), "--overwrite", "--no-figures"]
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), children_cpu()
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-    wall = time.perf_counter() - t
+    wall, cpu = time.perf_counter() - t, children_cpu() - cpu
     import bench
 
     table = bench.load(folder / "results" / name)
     if not ((table["status"] == "solved") & table["verified"].fillna(False)).all():
         raise SystemExit(f"{name}: a row is not solved and verified")
-    return wall
+    return wall, cpu
 
 
 def main() -> None:
@@ -153,14 +161,19 @@ def main() -> None:
     print(f"{what}: {len(lines)} puzzles; block {args.block}")
     print(f"batch kernel (batch9, one call, core {cpus[0]}): {rate:,.0f} puzzles/s (cpu, best "
           f"of {args.repeats})")
-    t_first = harness_run(folder, "first", first, args.block)
-    t_all = harness_run(folder, "all", full, args.block)
+    t_first, cpu_first = harness_run(folder, "first", first, args.block)
+    t_all, cpu_all = harness_run(folder, "all", full, args.block)
     n = len(lines) - args.first
     harness = n / (t_all - t_first)
+    harness_cpu = n / (cpu_all - cpu_first)
     print(f"cliffbench run: {len(lines)} puzzles {t_all:.2f} s, first {args.first} "
           f"{t_first:.2f} s; differential {harness:,.0f} puzzles/s "
           f"({1e6 / harness:.1f} us a puzzle), every row solved and verified")
-    print(f"ratio harness / kernel: {harness / rate:.1%}")
+    print(f"  CPU of all its processes: {cpu_all:.2f} s, first {cpu_first:.2f} s; "
+          f"differential {harness_cpu:,.0f} puzzles per CPU second "
+          f"({1e6 / harness_cpu:.1f} us a puzzle); load average {os.getloadavg()[0]:.2f}")
+    print(f"ratio harness / kernel: {harness / rate:.1%} (wall); {harness_cpu / rate:.1%} "
+          "(CPU: both cores' work for the harness against one core's for the kernel)")
 
 
 if __name__ == "__main__":

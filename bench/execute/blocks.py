@@ -86,6 +86,7 @@ class BlockRuns:
         self.block, self.grace_s = block, grace_s
         self.reported: set[int] = set()
         self.prepare_paid = False
+        self.shared_columns: dict[str, Any] | None = None
 
     def rows(self, messages: list[dict[str, Any]], slot: Any, sweep: str
              ) -> list[tuple[Task, dict[str, Any]]]:
@@ -112,9 +113,12 @@ class BlockRuns:
     def _row(self, task: Task, result: dict[str, Any], verdict: Any, shared: dict[str, Any],
              message: dict[str, Any] | None, sweep: str) -> dict[str, Any]:
         from bench.execute.classify import outcome_columns
-        from bench.execute.runner import base_row
+        from bench.execute.runner import instance_columns, run_columns
 
-        row = {**base_row(task, sweep), **outcome_columns(task, result, verdict)}
+        if self.shared_columns is None:  # the same for every run of the block
+            self.shared_columns = run_columns(task, sweep)
+        row = {**self.shared_columns, **instance_columns(task),
+               **outcome_columns(task, result, verdict)}
         row.update({k: v for k, v in shared.items() if v is not None})
         row.update(block_columns(task, message, len(message["results"]) if message else None))
         if result.get("over_budget"):

@@ -213,25 +213,38 @@ def task_payload(task: Task, run_id: int) -> dict[str, Any]:
 
 def base_row(task: Task, sweep: str) -> dict[str, Any]:
     """Identity, instance and solver columns of a run (all but its outcome)."""
-    ref, generated, spec = task.ref, task.ref.generated, task.config.spec
-    instance = ref.instance
-    max_score = getattr(instance, "max_score", None)
+    return {**run_columns(task, sweep), **instance_columns(task)}
+
+
+def run_columns(task: Task, sweep: str) -> dict[str, Any]:
+    """The columns of a run that its block's runs share: where it stands (sweep, ladder, rung),
+    the solver config, the repeat, seed and limits."""
+    ref, spec = task.ref, task.config.spec
     row: dict[str, Any] = {
-        "sweep": sweep, "key": task.key, "started_at": None,
-        "family": ref.family, "instance_id": ref.instance_id,
-        "instance_name": getattr(instance, "name", ""), "source": ref.source,
+        "sweep": sweep, "started_at": None, "family": ref.family,
         "ladder": ref.ladder, "rung": ref.rung, "rung_index": ref.rung_index,
-        "feasible": generated.feasible, "known_optimum": generated.known_optimum,
-        "max_score": max_score,
         "solver": spec.name, "paradigm": spec.paradigm, "backend": spec.backend,
         "repeat": task.repeat, "seed": task.seed,
         "budget_s": task.budget_s, "budget_mb": task.mem_mb, "cores": task.cores,
         "limits": None, "limits_by": None, "host": socket.gethostname(),
     }
-    for key, value in {**generated.params, **ref.extra_params}.items():
-        row[f"p_{key}"] = value
     for key, value in task.config.params.items():
         row[f"s_{key}"] = value
+    return row
+
+
+def instance_columns(task: Task) -> dict[str, Any]:
+    """The columns of a run that are its instance's (and its key)."""
+    ref, generated = task.ref, task.ref.generated
+    instance = ref.instance
+    row: dict[str, Any] = {
+        "key": task.key, "instance_id": ref.instance_id,
+        "instance_name": getattr(instance, "name", ""), "source": ref.source,
+        "feasible": generated.feasible, "known_optimum": generated.known_optimum,
+        "max_score": getattr(instance, "max_score", None),
+    }
+    for key, value in {**generated.params, **ref.extra_params}.items():
+        row[f"p_{key}"] = value
     return row
 
 

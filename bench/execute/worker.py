@@ -49,9 +49,10 @@ MB = 1024 * 1024
 #: space reserved by numba's LLVM and by solver thread pools is several times what they use.
 AS_BACKSTOP_FACTOR = 4
 AS_BACKSTOP_FLOOR_MB = 16384
-#: A batch entry's chunks of a block aim at this many seconds (sized from its rate so far) and
-#: hold at most BLOCK_CHUNK_MAX instances: a kill loses only the chunk in flight.
-BLOCK_CHUNK_S = 0.05
+#: A batch entry's chunks of a block aim at this many seconds (sized from its rate so far, in
+#: this block and the solver's blocks before it) and hold at most BLOCK_CHUNK_MAX instances: a
+#: kill loses only the chunk in flight, and each chunk costs the parent one journal fsync.
+BLOCK_CHUNK_S = 0.25
 BLOCK_CHUNK_MAX = 4096
 
 
@@ -254,6 +255,7 @@ class Worker:
         self.cores = cores
         self.specs: dict[str, Any] = {}
         self.prepared: set[str] = set()
+        self.chunk_sizes: dict[str, int] = {}  # per solver: the next block's first chunk
 
     def solver(self, key: str) -> Any:
         """The solver ``key``, its declaring module imported on first use."""
@@ -329,7 +331,7 @@ class Worker:
         send({"op": "started", "id": task["id"], "t_prepare": t_prepare,
               "as_limit_mb": as_limit_mb})
         per_s, params = task["budget_s"], task["params"]
-        start, done, size = time.monotonic(), 0, 1
+        start, done, size = time.monotonic(), 0, self.chunk_sizes.get(task["solver"], 1)
         while done < len(items):
             chunk = items[done:done + (size if spec.batch else 1)]
             send({"op": "chunk", "id": task["id"], "start": done, "n": len(chunk)})
@@ -343,6 +345,7 @@ class Worker:
             if spec.batch:
                 rate = len(chunk) / max(wall, 1e-6)
                 size = max(1, min(BLOCK_CHUNK_MAX, 2 * len(chunk), int(rate * BLOCK_CHUNK_S)))
+                self.chunk_sizes[task["solver"]] = size
         left = end_own_descendants()
         result = {"op": "result", "id": task["id"], "kind": "block", "t_prepare": t_prepare,
                   "t_wall": time.monotonic() - start, "peak_rss_mb": peak_rss_mb()}

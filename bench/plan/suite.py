@@ -50,6 +50,7 @@ key.
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import tomllib
 from dataclasses import dataclass, field
@@ -519,10 +520,36 @@ def run_key(config: SolverConfig, instance_id: str, repeat: int, seed: int, budg
                          "budget_s": budget_s, "mem_mb": mem_mb, "cores": cores}, 20)
 
 
+class RunKeys:
+    """:func:`run_key` for many instances of one (config, repeat, seed, budget, memory, cores):
+    the hashed text is the same, its parts around the instance id serialised once (a block
+    ladder has tens of thousands of runs)."""
+
+    MARK = "\x00instance\x00"
+
+    def __init__(self, config: SolverConfig, repeat: int, seed: int, budget_s: float,
+                 mem_mb: int, cores: int):
+        text = json.dumps({"solver": config.name, "params": config.params, "instance": self.MARK,
+                           "repeat": repeat, "seed": seed, "budget_s": budget_s,
+                           "mem_mb": mem_mb, "cores": cores}, sort_keys=True,
+                          separators=(",", ":"))
+        mark = json.dumps(self.MARK)
+        self.head, self.tail = text.split(mark) if text.count(mark) == 1 else (None, None)
+        self.args = (config, repeat, seed, budget_s, mem_mb, cores)
+
+    def key(self, instance_id: str) -> str:
+        if self.head is None or not instance_id.isalnum():  # not a plain hash: the long way
+            config, repeat, seed, budget_s, mem_mb, cores = self.args
+            return run_key(config, instance_id, repeat, seed, budget_s, mem_mb, cores)
+        text = f'{self.head}"{instance_id}"{self.tail}'
+        return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
 def build_tasks(suite: Suite, configs: list[SolverConfig]) -> list[Task]:
     """The run grid, ladder by ladder, rung by rung; a solver only meets the instances it
     takes: those of its family that it accepts."""
     tasks = []
+    run_keys: dict[tuple[int, int], RunKeys] = {}
     declared = {e.get("label", e["name"]) for e in suite.solvers} \
         | {str(e["name"]).split("/")[-1] for e in suite.solvers}
     for ladder in suite.ladders:
@@ -539,10 +566,12 @@ def build_tasks(suite: Suite, configs: list[SolverConfig]) -> list[Task]:
                         continue
                     for repeat in range(suite.repeats):
                         seed = suite.seed + repeat
-                        key = run_key(config, ref.instance_id, repeat, seed, suite.timeout,
-                                      suite.mem, suite.cores)
-                        tasks.append(Task(key, ref, config, repeat, seed, suite.timeout,
-                                          suite.mem, suite.cores))
+                        keys = run_keys.get((id(config), repeat))
+                        if keys is None:
+                            keys = run_keys[id(config), repeat] = RunKeys(
+                                config, repeat, seed, suite.timeout, suite.mem, suite.cores)
+                        tasks.append(Task(keys.key(ref.instance_id), ref, config, repeat, seed,
+                                          suite.timeout, suite.mem, suite.cores))
             if ladder.block:
                 assign_blocks(tasks[start:], ladder.name, rung.label, ladder.block)
     return tasks

@@ -1,6 +1,13 @@
 """The run journal: one JSON line per finished run, flushed and fsynced before the next is
 scheduled, so a crash or a kill of the parent never loses a finished row.
 
+A block's chunk (bench/execute/blocks.py: many runs finished at once) is one line too, in
+columns: ``{"same": {"solver": "native", ...}, "rows": {"key": [...], "t_wall": [...], ...}}``:
+a column with one value for the whole chunk (the solver, the rung, the limits, the status of a
+chunk all solved) once under ``same``, every other one under ``rows`` as a list as long as the
+chunk, a row without that column holding null there. It is written with one call of the JSON
+encoder instead of one per row, and read back as the rows it holds, in order.
+
 A line cut by a kill mid-write is the only damage a journal can take; reading repairs it
 (the partial line is dropped with a warning, the file truncated to its last whole line).
 """
@@ -22,6 +29,57 @@ def _clean(value: Any) -> Any:
     return value
 
 
+def _pack(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Rows to a chunk line's two parts: ``same``, each column whose value (and its type) is one
+    for every row, given once; ``rows``, every other column as a list as long as the chunk
+    (null where a row has none). Columns in first-seen order; non-finite floats made null."""
+    names = tuple(rows[0])
+    if all(tuple(row) == names for row in rows):  # one layout: transpose at C speed
+        columns = dict(zip(names, map(list, zip(*(row.values() for row in rows),
+                                                strict=True)), strict=True))
+    else:
+        union = dict.fromkeys(names)
+        for row in rows:
+            union.update(dict.fromkeys(row))
+        columns = {name: [row.get(name) for row in rows] for name in union}
+    n = len(rows)
+    same, varying = {}, {}
+    for name, values in columns.items():
+        kinds = set(map(type, values))
+        if float in kinds and not _finite(values):
+            values = [_clean(v) for v in values]
+            kinds = set(map(type, values))
+        if len(kinds) == 1 and values.count(values[0]) == n:
+            same[name] = values[0]
+        else:
+            varying[name] = values
+    return {"same": same, "rows": varying}
+
+
+def _finite(values: list[Any]) -> bool:
+    """Whether no value is a NaN or an infinity (a float sum propagates them; an overflow only
+    sends the column the slow way; ``filter(None, ...)`` drops the nulls, and the zeros, which
+    are finite)."""
+    try:
+        return math.isfinite(sum(filter(None, values)))
+    except TypeError:  # strings beside the floats
+        return not any(type(v) is float and not math.isfinite(v) for v in values)
+
+
+def _is_chunk(line: dict[str, Any]) -> bool:
+    """Whether a journal line is a block's chunk (a row always has its ``key``)."""
+    return "rows" in line and "key" not in line
+
+
+def _unpack(chunk: dict[str, Any]) -> list[dict[str, Any]]:
+    """A chunk line back to its rows, in order, each with the columns in the order written
+    (the constant ones first)."""
+    same, varying = chunk.get("same", {}), chunk["rows"]
+    names = list(varying)
+    return [{**same, **dict(zip(names, values, strict=True))}
+            for values in zip(*varying.values(), strict=True)]
+
+
 class Journal:
     def __init__(self, path: str | Path):
         self.path = Path(path)
@@ -29,30 +87,64 @@ class Journal:
 
     def read(self) -> list[dict[str, Any]]:
         """Every whole row; a cut last line is repaired (dropped, with a warning)."""
+        rows: list[dict[str, Any]] = []
+        for line in self._lines():
+            if _is_chunk(line):
+                rows.extend(_unpack(line))
+            else:
+                rows.append(line)
+        return rows
+
+    def read_columns(self) -> tuple[dict[str, list[Any]], int]:
+        """Every whole row as columns (each a list as long as the rows, null where a row has
+        no such column) and the number of rows; repaired as :meth:`read` repairs."""
+        columns: dict[str, list[Any]] = {}
+        n = 0
+        for line in self._lines():
+            if _is_chunk(line):
+                varying = line["rows"]
+                size = len(next(iter(varying.values()))) if varying else 0
+                parts = {**{k: [v] * size for k, v in line.get("same", {}).items()}, **varying}
+            else:
+                size, parts = 1, {k: [v] for k, v in line.items()}
+            for name, values in parts.items():
+                column = columns.get(name)
+                if column is None:
+                    column = columns[name] = [None] * n
+                column.extend(values)
+            n += size
+            for column in columns.values():
+                if len(column) < n:
+                    column.extend([None] * (n - len(column)))
+        return columns, n
+
+    def _lines(self) -> list[dict[str, Any]]:
+        """Every whole line, parsed; a cut last line is dropped with a warning and the file
+        truncated to its last whole line."""
         if not self.path.exists():
             return []
         data = self.path.read_bytes()
-        rows = []
+        lines = []
         good_end = 0
         for line_no, line in enumerate(data.split(b"\n"), 1):
             if not line.strip():
                 good_end += len(line) + 1
                 continue
             try:
-                row = json.loads(line)
+                parsed = json.loads(line)
             except json.JSONDecodeError:
                 rest = data[good_end:]
                 if rest.count(b"\n") > 1 or (rest.count(b"\n") == 1 and not rest.endswith(b"\n")):
                     raise ValueError(f"{self.path}:{line_no}: corrupt journal line "
                                      "(not the last one: refusing to guess)") from None
                 warnings.warn(f"{self.path}:{line_no}: the last journal line was cut mid-write; "
-                              "dropping it (that run will be redone)", stacklevel=2)
+                              "dropping it (that run will be redone)", stacklevel=3)
                 with open(self.path, "r+b") as fh:
                     fh.truncate(good_end)
                 break
-            rows.append(row)
+            lines.append(parsed)
             good_end += len(line) + 1
-        return rows
+        return lines
 
     def append(self, row: dict[str, Any]) -> None:
         self.append_many([row])
@@ -63,8 +155,11 @@ class Journal:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._handle = open(self.path, "a", encoding="utf-8")
         dumps = json.dumps
-        text = "".join(dumps({k: _clean(v) for k, v in row.items()}, separators=(",", ":"))
-                       + "\n" for row in rows)
+        if len(rows) > 1:
+            text = dumps(_pack(rows), separators=(",", ":")) + "\n"
+        else:
+            text = "".join(dumps({k: _clean(v) for k, v in row.items()}, separators=(",", ":"))
+                           + "\n" for row in rows)
         self._handle.write(text)
         self._handle.flush()
         os.fsync(self._handle.fileno())

@@ -42,8 +42,9 @@ def sweep_dir(path_or_sweep: str | Path, results: str | Path = DEFAULT_RESULTS) 
     raise FileNotFoundError(f"no sweep {str(path_or_sweep)!r} (looked for {path} and {candidate})")
 
 
-def to_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    """Rows to the typed table: schema columns first, in order, then p_* and s_* sorted."""
+def to_frame(rows: list[dict[str, Any]] | dict[str, list[Any]]) -> pd.DataFrame:
+    """Rows (or columns: name -> values) to the typed table: schema columns first, in order,
+    then p_* and s_* sorted."""
     import pandas as pd
 
     frame = pd.DataFrame(rows)
@@ -54,10 +55,12 @@ def to_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     extra = sorted(c for c in frame.columns if c not in COLUMNS)
     for column in extra:
         values = frame[column]
-        kinds = {type(v) for v in values if v is not None and not pd.isna(v)}
+        kinds = _kinds(values.tolist(), type(pd.NA))
         if kinds and kinds <= {int, float, bool} and not (bool in kinds and kinds != {bool}):
             frame[column] = values.astype("boolean" if kinds == {bool} else
                                           "Int64" if kinds == {int} else "Float64")
+        elif kinds == {str}:
+            frame[column] = values.astype("string")
         else:
             frame[column] = values.map(lambda v: None if v is None or
                                        (isinstance(v, float) and pd.isna(v)) else str(v)
@@ -65,11 +68,21 @@ def to_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     return frame[list(COLUMNS) + extra]
 
 
+def _kinds(values: list[Any], na_type: type) -> set[type]:
+    """The types of a column's values, nulls (None, NaN, pandas' NA) left out."""
+    kinds = set(map(type, values))
+    kinds.discard(type(None))
+    kinds.discard(na_type)
+    if float in kinds and all(v != v for v in values if type(v) is float):
+        kinds.discard(float)
+    return kinds
+
+
 def compact(directory: str | Path) -> Path:
     """Write ``runs.parquet`` from the journal (atomically: write then rename)."""
     directory = Path(directory)
-    rows = Journal(directory / JOURNAL).read()
-    frame = to_frame(rows)
+    columns, _ = Journal(directory / JOURNAL).read_columns()
+    frame = to_frame(columns)
     target = directory / TABLE
     tmp = target.with_suffix(".parquet.tmp")
     frame.to_parquet(tmp, index=False)

@@ -149,10 +149,19 @@ def read_file(path: str | Path) -> list[Generated]:
     return out
 
 
+#: How many lines of a one-puzzle-a-line file :func:`sniff` reads (a reader names a bad line
+#: further down when the file is read).
+SNIFF_LINES = 100
+
+
 def sniff(path: str | Path) -> bool:
-    """Whether a file (of a suffix other families read too) looks like Sudoku puzzles."""
+    """Whether a file (of a suffix other families read too) looks like Sudoku puzzles: its
+    first :data:`SNIFF_LINES` lines when it holds a puzzle a line, else the whole drawn grid."""
     try:
         text = Path(path).read_text()
+        content = _content(text)
+        if content and grid_token(content[0][1]) is not None:
+            text = "\n".join(text_lines(text)[:SNIFF_LINES])
         parse_text(text, str(path))
     except (OSError, UnicodeDecodeError, InstanceError):
         return False

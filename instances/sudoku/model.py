@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from instances.common import InstanceError, instance_hash
+from instances.common import InstanceError, text_hash
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOP"
 BLANKS = ".0"
@@ -67,7 +67,8 @@ def _checked_grid(box: int, grid: tuple[int, ...], what: str) -> tuple[int, ...]
     size = box * box
     if len(grid) != size * size:
         raise InstanceError(f"{what}: {len(grid)} cells, a box of {box} needs {size * size}")
-    grid = tuple(map(int, grid))
+    if type(grid) is not tuple or set(map(type, grid)) != {int}:
+        grid = tuple(map(int, grid))
     if min(grid) >= 0 and max(grid) <= size:
         return grid
     bad = next((v for v in grid if not 0 <= v <= size), None)
@@ -97,7 +98,7 @@ class Instance:
 
     @property
     def clues(self) -> int:
-        return sum(v != 0 for v in self.grid)
+        return len(self.grid) - self.grid.count(0)
 
     def grid_array(self) -> np.ndarray:
         """The clues as a new flat int32 array (0 = blank), for solvers."""
@@ -113,12 +114,14 @@ class Instance:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Instance:
         box = int(data["box"])
-        return cls(box, grid_of_line(str(data["grid"]), box), str(data.get("name", "")))
+        return _read(cls, box, grid_of_line(str(data["grid"]), box), str(data.get("name", "")))
 
     @cached_property
     def instance_id(self) -> str:
-        """The content hash of ``to_json()`` (its name left out), computed once."""
-        return instance_hash(self.to_json())
+        """The content hash of ``to_json()`` (its name left out), computed once; the canonical
+        JSON text is written here (the grid's symbols need no escaping), which is what
+        ``instance_hash(self.to_json())`` hashes."""
+        return text_hash(f'{{"box":{self.box},"family":"sudoku","grid":"{self.to_line()}"}}')
 
 
 @dataclass(frozen=True)
@@ -151,7 +154,19 @@ class Solution:
     @classmethod
     def from_json(cls, data: dict[str, Any], instance: Instance | None = None) -> Solution:
         box = int(data.get("box", instance.box if instance is not None else 0))
-        return cls(box, grid_of_line(str(data["grid"]), box))
+        return _read(cls, box, grid_of_line(str(data["grid"]), box))
+
+
+def _read(cls: type, box: int, grid: tuple[int, ...], *rest: Any) -> Any:
+    """``cls(box, grid, *rest)`` of a grid ``grid_of_line`` read, whose values are digits of
+    the box already: where the box and the length are right the values are not checked again
+    (a block's instances and answers are read by the tens of thousands)."""
+    if box not in BOXES or len(grid) != box ** 4:
+        return cls(box, grid, *rest)
+    made = object.__new__(cls)
+    for name, value in zip(("box", "grid", "name"), (box, grid, *rest), strict=False):
+        object.__setattr__(made, name, value)
+    return made
 
 
 def grid_of_line(text: str, box: int) -> tuple[int, ...]:

@@ -12,6 +12,7 @@ import bench
 from bench.execute.blocks import Block, BlockRuns
 from bench.execute.sweep import run_sweep
 from bench.plan.suite import SuiteError, load_suite
+from bench.table.journal import Journal, _pack, _unpack
 from instances.sudoku import Solution, check, check_many
 from instances.sudoku.generators import PLANTED
 
@@ -59,12 +60,30 @@ def test_block_resume_is_exact(tmp_path):
     folder = run_sweep(str(suite), results=tmp_path / "res", progress=False)
     journal = folder / "journal.jsonl"
     lines = journal.read_text().splitlines()
-    keys = sorted(json.loads(line)["key"] for line in lines)
-    journal.write_text("\n".join(lines[:11]) + "\n")  # a kill mid-block
+    keys = sorted(row["key"] for row in Journal(journal).read())
+    assert len(lines) < len(keys)  # chunks of a block are one line each
+    kept = len(lines) // 2
+    journal.write_text("\n".join(lines[:kept]) + "\n")  # a kill mid-block
+    first = [row["key"] for row in Journal(journal).read()]
+    assert 0 < len(first) < len(keys)
     run_sweep(str(suite), results=tmp_path / "res", progress=False, resume=True)
-    again = [json.loads(line) for line in journal.read_text().splitlines()]
+    again = Journal(journal).read()
     assert sorted(row["key"] for row in again) == keys  # none lost, none twice
-    assert [row["key"] for row in again[:11]] == [json.loads(line)["key"] for line in lines[:11]]
+    assert [row["key"] for row in again[:len(first)]] == first
+
+
+def test_a_chunk_line_holds_its_constant_columns_once():
+    rows = [{"key": f"k{i}", "solver": "native", "t_wall": 0.1 * i, "score": float("nan"),
+             "flag": True if i else 1, "note": None if i == 2 else "x"} for i in range(4)]
+    rows[3]["extra"] = 7
+    chunk = _pack(rows)
+    assert chunk["same"] == {"solver": "native", "score": None}
+    assert set(chunk["rows"]) == {"key", "t_wall", "flag", "note", "extra"}
+    assert chunk["rows"]["extra"] == [None, None, None, 7]
+    back = _unpack(json.loads(json.dumps(chunk)))
+    assert [type(row["flag"]) for row in back] == [int, bool, bool, bool]
+    assert [row["key"] for row in back] == ["k0", "k1", "k2", "k3"]
+    assert all(row["score"] is None for row in back) and back[2]["note"] is None
 
 
 def test_block_key_is_checked(tmp_path):
@@ -139,3 +158,34 @@ def test_block_own_time_past_budget_is_a_timeout(tmp_path):
     result = {"kind": "outcome", "claimed": "unknown", "t_wall": task.budget_s + 2.0}
     ((_, row),) = runs.rows([{"start": 0, "results": [result]}], FakeSlot(), "s")
     assert row["status"] == "timeout" and "past the budget" in row["message"]
+
+
+def test_run_keys_of_many_instances_are_run_key_itself():
+    from bench.plan.registry import load_solver
+    from bench.plan.suite import RunKeys, SolverConfig, run_key
+
+    spec = load_solver("sudoku/native", [])
+    for params in (spec.resolve({}), {"odd": "é\x00\"", "list": [1, 2.5]}):
+        config = SolverConfig(spec, params, "x")
+        keys = RunKeys(config, 2, 7, 10.0, 4000, 1)
+        for instance_id in ("ba4455f16c205b95", "not a hash: é"):
+            assert keys.key(instance_id) == run_key(config, instance_id, 2, 7, 10.0, 4000, 1)
+
+
+def test_the_journal_read_as_columns_is_the_rows(tmp_path):
+    from bench.table.store import to_frame
+
+    journal = Journal(tmp_path / "journal.jsonl")
+    journal.append({"key": "a", "status": "solved", "t_wall": 0.5, "p_box": 3})
+    journal.append_many([{"key": f"b{i}", "status": "solved", "t_wall": i / 10,
+                          "s_mode": "x"} for i in range(3)])
+    journal.append({"key": "c", "status": "timeout", "t_wall": float("nan")})
+    columns, n = journal.read_columns()
+    rows = journal.read()
+    assert n == len(rows) == 5 and all(len(c) == n for c in columns.values())
+    assert columns["p_box"] == [3, None, None, None, None]
+    assert columns["s_mode"] == [None, "x", "x", "x", None]
+    assert [r["key"] for r in rows] == columns["key"] == ["a", "b0", "b1", "b2", "c"]
+    import pandas as pd
+
+    pd.testing.assert_frame_equal(to_frame(rows), to_frame(columns))

@@ -114,6 +114,15 @@ def test_the_instance_id_ignores_the_name_and_survives_json():
     assert parse_line(NORVIG_LINE, "b").instance_id == puzzle.instance_id
 
 
+@pytest.mark.parametrize("box", [2, 3, 4, 5])
+def test_the_instance_id_is_the_hash_of_the_canonical_json(box):
+    from instances.common import instance_hash
+
+    puzzle = PLANTED({"box": box, "clues": box**4 - box**3}, 4).instance
+    assert puzzle.instance_id == instance_hash(puzzle.to_json())
+    assert Instance.from_json(puzzle.to_json()).instance_id == puzzle.instance_id
+
+
 # -- the checker --------------------------------------------------------------------------------
 
 def planted_pair(seed=1):

@@ -54,6 +54,20 @@ def test_bootstrap_matches_scipy_and_is_deterministic():
     assert all(np.isnan(bootstrap_interval(np.array([]), "mean", 1)))
 
 
+@pytest.mark.parametrize("n", [3001, 3000])
+def test_the_ideal_bootstrap_of_many_values_agrees_with_resampling(monkeypatch, n):
+    values = np.random.default_rng(n).lognormal(0, 1, size=n)
+    ideal = {s: bootstrap_interval(values, s, seed_of("x")) for s in ("median", "mean")}
+    assert bootstrap_interval(values[::-1], "median", 5) == ideal["median"]  # no resamples
+    monkeypatch.setattr(confidence, "IDEAL_FROM", 10**9)  # resample as for a small group
+    for statistic, (low, high) in ideal.items():
+        drawn = bootstrap_interval(values, statistic, seed_of("x"), resamples=4000)
+        width = drawn[1] - drawn[0]
+        assert low == pytest.approx(drawn[0], abs=0.1 * width), statistic
+        assert high == pytest.approx(drawn[1], abs=0.1 * width), statistic
+    assert ideal["median"][0] < np.median(values) < ideal["median"][1]
+
+
 def test_seed_of_does_not_depend_on_hash_randomisation():
     assert seed_of("t_median", "latin", "qwh", "10", 0, "sat") == \
         seed_of("t_median", "latin", "qwh", "10", 0, "sat")

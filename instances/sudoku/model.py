@@ -164,8 +164,7 @@ def _read(cls: type, box: int, grid: tuple[int, ...], *rest: Any) -> Any:
     if box not in BOXES or len(grid) != box ** 4:
         return cls(box, grid, *rest)
     made = object.__new__(cls)
-    for name, value in zip(("box", "grid", "name"), (box, grid, *rest), strict=False):
-        object.__setattr__(made, name, value)
+    made.__dict__.update(zip(("box", "grid", "name"), (box, grid, *rest), strict=False))
     return made
 
 

@@ -57,17 +57,7 @@ def parse_line(text: str, name: str = "") -> Instance:
     box = box_of_length(len(token))
     if box is None:
         raise InstanceError(f"a grid line has 16, 81, 256 or 625 symbols, this one {len(token)}")
-    size = box * box
-    table = DIGIT_TABLES[size]
-    try:
-        return Instance(box, tuple(map(table.__getitem__, token)), name)
-    except KeyError:
-        pass  # the loop below names the symbol and its position
-    for position, char in enumerate(token, 1):
-        if _digit(char, size) is None:
-            raise InstanceError(f"symbol {char!r} at position {position} is not a digit of a "
-                                f"{size}x{size} grid ({SYMBOLS[:size]}, or . / 0 for a blank)")
-    return Instance(box, tuple(digit_of(ch, size) or 0 for ch in token), name)
+    return Instance.from_line(token, box, name)
 
 
 def parse_drawn(text: str, name: str = "", path: str | None = None) -> Instance:

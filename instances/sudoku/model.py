@@ -114,7 +114,13 @@ class Instance:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Instance:
         box = int(data["box"])
-        return _read(cls, box, grid_of_line(str(data["grid"]), box), str(data.get("name", "")))
+        return cls.from_line(str(data["grid"]), box, str(data.get("name", "")))
+
+    @classmethod
+    def from_line(cls, text: str, box: int, name: str = "") -> Instance:
+        """The puzzle of a one-line grid of a known box side (a bad symbol names its
+        position)."""
+        return _read(cls, box, grid_of_line(text, box), name)
 
     @cached_property
     def instance_id(self) -> str:

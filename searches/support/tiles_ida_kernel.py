@@ -28,7 +28,10 @@ last one included; ``threshold``, the current one, is a proven lower bound on th
 when the search stops unfinished.
 
 One compiled kernel per heuristic kind (``KERNELS``): the kind reaches ``ida_kernel`` as a
-constant through a wrapper, so LLVM drops the other kinds' branches.
+constant through a wrapper, so LLVM drops the other kinds' branches. The PDB kind has besides a
+kernel of its own for the absolute encodings without the dual lookup
+(``tiles_pdb_ida_kernel``: the same search on the same stack, its state laid out for the
+lookup), which ``IdaSearch`` runs when it applies.
 """
 
 from __future__ import annotations

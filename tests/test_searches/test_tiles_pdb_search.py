@@ -10,6 +10,8 @@ with 5-5-5 tables, the solvers through the harness, and the refusals.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -218,3 +220,61 @@ def test_pdb_ida_node_counts_do_not_change(config):
         assert search.run(1 << 40) == SOLVED
         got.append(int(search.nodes))
     assert got == PINNED_NODES[config]
+
+
+SPECIALISED_CONFIGS = [  # (rule, encoding, reflect, pathmax): the absolute ones, no dual
+    (rule, encoding, reflect, pathmax)
+    for rule in ("ignored", "minimized") for encoding in ("byte", "nibble", "minnibble")
+    for reflect in (False, True) for pathmax in (False, True)]
+
+
+@pytest.mark.parametrize("config", SPECIALISED_CONFIGS, ids=lambda c: "-".join(map(str, c)))
+def test_specialised_pdb_kernel_is_the_general_search(config):
+    """The PDB kind's specialised kernel (``tiles_pdb_ida_kernel``) is the general kernel's
+    search node for node: same counters and moves, run whole or resumed in small chunks (a
+    chunk recomputes the entries from the views)."""
+    rule, encoding, reflect, pathmax = config
+    h = eight_pdb(rule, encoding, reflect, False, pathmax)
+    for instance in random_eight(8, seed=11):
+        general = IdaSearch.start(instance, h, specialise=False)
+        whole = IdaSearch.start(instance, h)
+        chunked = IdaSearch.start(instance, h)
+        assert general.specialised is None and whole.specialised is not None
+        assert general.run(1 << 40) == whole.run(1 << 40) == SOLVED
+        while chunked.run(37) != SOLVED:
+            pass
+        expect = (general.nodes, general.expanded, general.iterations, general.moves())
+        assert (whole.nodes, whole.expanded, whole.iterations, whole.moves()) == expect
+        assert (chunked.nodes, chunked.expanded, chunked.iterations, chunked.moves()) == expect
+
+
+def test_dual_and_relative_encodings_keep_the_general_kernel():
+    assert IdaSearch.start(random_eight(1, 3)[0],
+                           eight_pdb("minimized", "nibble", True, True, True)).specialised is None
+    assert IdaSearch.start(random_eight(1, 3)[0],
+                           eight_pdb("ignored", "mod3", True, False, True)).specialised is None
+
+
+KORF_663_NODES = {1: 124_697, 2: 68_601, 3: 1_280_422, 4: 22_436, 5: 263_577}
+
+
+@pytest.mark.data
+def test_korf_15_puzzles_with_663_tables_keep_their_node_counts(shared_data, tmp_path,
+                                                                 monkeypatch):
+    """6-6-3 minimized, nibble, reflection and pathmax on Korf's #1-5 (what
+    perf/tiles_pdb_vs_c.py measures; the C reference generates the same counts): both kernels
+    generate the pinned numbers of nodes. The tables come from $CLIFFBENCH_PDB_CACHE when it
+    is set, else are built into a fresh cache (seconds)."""
+    if not os.environ.get("CLIFFBENCH_PDB_CACHE"):
+        monkeypatch.setenv("CLIFFBENCH_PDB_CACHE", str(tmp_path))
+    tiles_pdb_search.loaded.cache_clear()
+    instances = read_file(shared_data / "tiles" / "korf100_15puzzle.txt")
+    for ident, nodes in KORF_663_NODES.items():
+        generated = instances[ident - 1]
+        h = tiles_pdb_search.guiding(generated.instance, "6-6-3", "minimized", "nibble", True,
+                                     False)
+        for specialise in (True, False):
+            search = IdaSearch.start(generated.instance, h, specialise=specialise)
+            assert search.run(1 << 40) == SOLVED, ident
+            assert len(search.moves()) == generated.known_optimum
+            assert search.nodes == nodes, (ident, specialise)

@@ -4,9 +4,10 @@ and the shared body of the IDA* solvers.
 ``IdaSearch.start(instance, heuristic)`` sets up the stack and the start state's heuristic;
 ``run(nodes)`` runs the kernel (``searches.support.tiles_ida_kernel``; for the PDB kind the
 specialised ``tiles_pdb_ida_kernel`` when it applies, unless ``start(..., specialise=False)``)
-for at most ``nodes`` more generated nodes, growing the stack when a threshold needs more rows; ``drive`` runs it in
-chunks under a budget; ``solve_ida`` is what the solvers call: ``infeasible`` by the
-permutation parity, else ``optimal`` with the moves, or ``unknown`` with the counters.
+for at most ``nodes`` more generated nodes, growing the stack when a threshold needs more rows;
+``drive`` runs it in chunks under a budget; ``solve_ida`` is what the solvers call:
+``infeasible`` by the permutation parity, else ``optimal`` with the moves, or ``unknown`` with
+the counters.
 """
 
 from __future__ import annotations

@@ -37,18 +37,13 @@ from searches.support import intrinsics, tiles_ida_kernel
 from searches.support.intrinsics import popcount
 from searches.support.numba_cache import forget_stale_cache, own_dispatchers
 from searches.support.tiles_ida_kernel import (
-    C_DEPTH,
-    C_EXPANDED,
-    C_ITERATIONS,
-    C_NEXT,
-    C_NODES,
-    C_THRESHOLD,
-    EXHAUSTED,
-    GROW,
-    NO_BOUND,
     PAUSED,
     SOLVED,
     is_goal,
+    load_control,
+    next_iteration,
+    raise_parent,
+    store_control,
 )
 from searches.support.tiles_pdb_adapter import PDB_DUAL_ON, PDB_PATHMAX_ON
 from searches.support.tiles_pdb_encode import BYTE, MINNIBBLE, NIBBLE
@@ -146,12 +141,7 @@ def pdb_ida(read, board, goal, blank_at, ptr, end, came, hval, hs, ctl, cap,
             succ_start, succ_end, succ_dir, succ_cell, t64, T, pos):
     """``tiles_ida_kernel.ida_kernel`` for the PDB kind (same arguments and returns, the
     tables as ``T``, the entry read ``read`` a constant): see the module's docstring."""
-    depth = ctl[C_DEPTH]
-    nodes = ctl[C_NODES]
-    expanded = ctl[C_EXPANDED]
-    iterations = ctl[C_ITERATIONS]
-    threshold = ctl[C_THRESHOLD]
-    nxt = ctl[C_NEXT]
+    depth, nodes, expanded, iterations, threshold, nxt = load_control(ctl)
     top = blank_at.size - 1
     status = PAUSED
     pathmax = t64[PDB_PATHMAX_ON] != 0
@@ -206,12 +196,8 @@ def pdb_ida(read, board, goal, blank_at, ptr, end, came, hval, hs, ctl, cap,
             if f > threshold:
                 if f < nxt:
                     nxt = f
-                if pathmax and hc - 1 > h:
-                    h = hc - 1
-                    if depth + h > threshold:  # the parent is cut: its other children too
-                        if depth + h < nxt:
-                            nxt = depth + h
-                        p = stop
+                if pathmax:
+                    h, nxt, p = raise_parent(h, hc, depth, threshold, nxt, p, stop)
                 continue
             board[b] = tile
             pos[tile] = b
@@ -265,35 +251,16 @@ def pdb_ida(read, board, goal, blank_at, ptr, end, came, hval, hs, ctl, cap,
                     rents[ju] = hs[depth, 1]
             hc = h
             p, stop, b, h = ptr[depth], end[depth], parent_blank, hval[depth]
-            if pathmax and hc - 1 > h:
-                h = hc - 1
-                if depth + h > threshold:
-                    if depth + h < nxt:
-                        nxt = depth + h
-                    p = stop
-        else:  # the iteration is over: the next threshold
-            if nxt == NO_BOUND:
-                status = EXHAUSTED
-                break
-            threshold = nxt
-            nxt = NO_BOUND
-            iterations += 1
+            if pathmax:
+                h, nxt, p = raise_parent(h, hc, depth, threshold, nxt, p, stop)
+        else:
+            status, threshold, nxt, iterations, expanded = next_iteration(
+                threshold, nxt, iterations, expanded, top)
             p = succ_start[b * 5 + 4]
-            expanded += 1
-            if threshold >= top:
-                status = GROW
+            if status != PAUSED:
                 break
-    if status != SOLVED:
-        ptr[depth] = p
-        end[depth] = stop
-        hval[depth] = h
-    ctl[C_DEPTH] = depth
-    ctl[C_NODES] = nodes
-    ctl[C_EXPANDED] = expanded
-    ctl[C_ITERATIONS] = iterations
-    ctl[C_THRESHOLD] = threshold
-    ctl[C_NEXT] = nxt
-    return status
+    return store_control(status, ctl, ptr, end, hval, depth, p, stop, h, nodes, expanded,
+                         iterations, threshold, nxt)
 
 
 # One wrapper per entry read: the read reaches the kernel as a constant (spelled out, as in

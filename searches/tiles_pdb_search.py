@@ -128,18 +128,21 @@ PARAMS = [
 BACKEND = f"numba-{numba.__version__}"
 
 
-def tiny_tables() -> tuple[Instance, lookup.Heuristic]:
+def tiny_tables(encoding: str = "byte") -> tuple[Instance, lookup.Heuristic]:
     """An 8-puzzle board and tables of two tiles a pattern (built in milliseconds, not
     cached): what ``prepare`` compiles the kernels on."""
     part = patterns.partition("1,2/3,4/5,6/7,8", 3, 3, "blank-first")
     return (Instance(3, 3, (3, 1, 2, 4, 0, 5, 6, 7, 8)),
-            lookup.heuristic(part, "minimized", "byte", reflect=True))
+            lookup.heuristic(part, "minimized", encoding, reflect=True))
 
 
 def prepare_ida() -> None:
-    """Compile (or load from numba's cache) the table-guided IDA* kernel once per worker."""
+    """Compile (or load from numba's cache) the table-guided IDA* kernels once per worker: the
+    general one (the dual lookup) and the specialised ones (byte and nibble reads)."""
     instance, pdb = tiny_tables()
     IdaSearch.start(instance, pdb_tables(pdb, dual=True)).run(1000)
+    IdaSearch.start(instance, pdb_tables(pdb)).run(1000)
+    IdaSearch.start(instance, pdb_tables(tiny_tables("nibble")[1])).run(1000)
 
 
 def prepare_astar() -> None:

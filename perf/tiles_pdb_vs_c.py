@@ -3,14 +3,17 @@
 Loads (or builds into the cache) a partition's tables, exports them for the C program (a text
 spec: the patterns, the reflection, the Manhattan table; and the payload bytes as they are in
 memory), compiles ``perf/tiles_pdb_ida.c`` with ``$CC`` (default ``cc``) and ``--cflags``
-(default ``-O2``) when a compiler is there, else says so and runs the numba side alone. Then
+(default ``-O2 -march=native``: numba compiles for the host's CPU, so the C gets the same
+instruction set; without it ``__builtin_popcountll`` is no POPCNT instruction but a software
+count) when a compiler is there, else says so and runs the numba side alone. Then
 solves each instance with the numba kernel and with the C program, on one core each (CPU time
 of the process), and prints per instance both node counts (equal when the two searches are the
 same search: same move order, same tables, same pathmax), both CPU times, and at the end the
 totals, both node rates and the ratio ours/C of the rates.
 
     python perf/tiles_pdb_vs_c.py [--puzzle 15|24] [--ids 1 2 ...|--all]
-        [--config 6-6-3:minimized:nibble:reflect] [--no-pathmax] [--cflags "-O2"] [--general]
+        [--config 6-6-3:minimized:nibble:reflect] [--no-pathmax] [--cflags "-O2 -march=native"]
+        [--general]
 
 ``--general`` runs the general kernel of every heuristic kind (``tiles_ida_kernel``) instead of
 the PDB kind's specialised one (``tiles_pdb_ida_kernel``): the same search, for comparison.
@@ -92,7 +95,7 @@ def main() -> None:
                         help="PARTITION:RULE:nibble[:reflect] (default 6-6-3 or 6-6-6-6, "
                              "minimized, nibble, reflect)")
     parser.add_argument("--no-pathmax", action="store_true")
-    parser.add_argument("--cflags", default="-O2")
+    parser.add_argument("--cflags", default="-O2 -march=native")
     parser.add_argument("--general", action="store_true",
                         help="the general kernel instead of the specialised PDB one")
     parser.add_argument("--data", type=Path,

@@ -278,3 +278,45 @@ def test_korf_15_puzzles_with_663_tables_keep_their_node_counts(shared_data, tmp
             assert search.run(1 << 40) == SOLVED, ident
             assert len(search.moves()) == generated.known_optimum
             assert search.nodes == nodes, (ident, specialise)
+
+
+def cached_or_skip(instance: Instance, spec: str) -> tiles_heuristics.Heuristic:
+    """The minimized nibble tables of ``spec`` with the reflection from the cache, or a skip
+    naming the command that builds them (minutes)."""
+    tiles_pdb_search.loaded.cache_clear()
+    try:
+        return tiles_pdb_search.guiding(instance, spec, "minimized", "nibble", True, False)
+    except patterns.PDBError as exc:
+        pytest.skip(str(exc))
+
+
+@pytest.mark.slow
+@pytest.mark.data
+def test_korf100_with_78_tables_keep_their_node_count(shared_data):
+    """7-8 minimized, nibble, reflection and pathmax on Korf's 100: the count both kernels
+    and the C reference generate (perf/tiles_pdb_vs_c.py --all --config
+    7-8:minimized:nibble:reflect), from the cache."""
+    instances = read_file(shared_data / "tiles" / "korf100_15puzzle.txt")
+    h = cached_or_skip(instances[0].instance, "7-8")
+    total = 0
+    for generated in instances:
+        search = IdaSearch.start(generated.instance, h)
+        assert search.run(1 << 40) == SOLVED
+        assert len(search.moves()) == generated.known_optimum
+        total += search.nodes
+    assert total == 3_672_935
+
+
+@pytest.mark.slow
+@pytest.mark.data
+def test_korf_24_puzzles_38_and_40_keep_their_node_counts(shared_data):
+    """6-6-6-6 minimized, nibble, reflection and pathmax on Korf & Felner's #38 and #40: the
+    counts both kernels and the C reference generate (perf/tiles_pdb_vs_c.py --puzzle 24
+    --ids 38 40), from the cache."""
+    instances = read_file(shared_data / "tiles" / "korf50_24puzzle.txt")
+    h = cached_or_skip(instances[0].instance, "6-6-6-6")
+    for ident, nodes in ((38, 37_583_776), (40, 63_859_641)):
+        search = IdaSearch.start(instances[ident - 1].instance, h)
+        assert search.run(1 << 40) == SOLVED
+        assert len(search.moves()) == instances[ident - 1].known_optimum
+        assert search.nodes == nodes, ident

@@ -131,7 +131,7 @@ class IdaSearch:
                 status = int(pdb_kernel(self.board, self.goal, self.blank_at, self.ptr, self.end,
                                         self.came, self.hval, self.hs, self.ctl, cap,
                                         t.succ_start, t.succ_end, t.succ_dir, t.succ_cell, h.t64,
-                                        T, self.pos))
+                                        T))
             else:
                 status = int(kernel(self.board, self.goal, self.blank_at, self.ptr, self.end,
                                     self.came, self.hval, self.hs, self.ctl, cap, t.succ_start,

@@ -10,6 +10,7 @@ with 5-5-5 tables, the solvers through the harness, and the refusals.
 
 from __future__ import annotations
 
+import itertools
 import os
 
 import numpy as np
@@ -18,7 +19,8 @@ import pytest
 import bench
 from instances.tiles import GENERATORS, Instance, read_file
 from searches import tiles_pdb_search
-from searches.support import tiles_heuristics
+from searches.support import tiles_heuristics, tiles_rank
+from searches.support import tiles_pdb_ida_kernel as pdb_kernel
 from searches.support import tiles_pdb_lookup as lookup
 from searches.support import tiles_pdb_patterns as patterns
 from searches.support.tiles_ida_kernel import SOLVED
@@ -230,22 +232,49 @@ SPECIALISED_CONFIGS = [  # (rule, encoding, reflect, pathmax): the absolute ones
 
 @pytest.mark.parametrize("config", SPECIALISED_CONFIGS, ids=lambda c: "-".join(map(str, c)))
 def test_specialised_pdb_kernel_is_the_general_search(config):
-    """The PDB kind's specialised kernel (``tiles_pdb_ida_kernel``) is the general kernel's
-    search node for node: same counters and moves, run whole or resumed in small chunks (a
-    chunk recomputes the entries from the views)."""
+    """The PDB kind's specialised kernel (``tiles_pdb_ida_kernel``), with the tables ranked
+    and spread, is the general kernel's search node for node: same counters and moves, run
+    whole or resumed in small chunks (a chunk recomputes its state from the board)."""
     rule, encoding, reflect, pathmax = config
     h = eight_pdb(rule, encoding, reflect, False, pathmax)
     for instance in random_eight(8, seed=11):
         general = IdaSearch.start(instance, h, specialise=False)
-        whole = IdaSearch.start(instance, h)
-        chunked = IdaSearch.start(instance, h)
-        assert general.specialised is None and whole.specialised is not None
-        assert general.run(1 << 40) == whole.run(1 << 40) == SOLVED
-        while chunked.run(37) != SOLVED:
-            pass
+        assert general.specialised is None and general.run(1 << 40) == SOLVED
         expect = (general.nodes, general.expanded, general.iterations, general.moves())
-        assert (whole.nodes, whole.expanded, whole.iterations, whole.moves()) == expect
-        assert (chunked.nodes, chunked.expanded, chunked.iterations, chunked.moves()) == expect
+        for layout in (pdb_kernel.RANKED, pdb_kernel.SPREAD):
+            whole = IdaSearch.start(instance, h)
+            chunked = IdaSearch.start(instance, h)
+            whole.specialised = chunked.specialised = pdb_kernel.specialised(h.t64, h.pdb,
+                                                                             layout)
+            assert whole.run(1 << 40) == SOLVED
+            while chunked.run(37) != SOLVED:
+                pass
+            assert (whole.nodes, whole.expanded, whole.iterations, whole.moves()) == expect
+            assert (chunked.nodes, chunked.expanded, chunked.iterations,
+                    chunked.moves()) == expect
+
+
+@pytest.mark.parametrize("encoding", ["byte", "nibble", "minnibble"])
+def test_spread_tables_hold_the_ranked_entries(encoding):
+    """Every placement's entry in the spread table (``tiles_pdb_layout``) is the ranked
+    table's, at the index of its cells; the indices with a repeated cell hold 0."""
+    part = patterns.partition("1,2,3/4,5,6,7/8", 3, 3)
+    P = lookup.heuristic(part, "minimized", encoding).arrays
+    T = pdb_kernel.kernel_tables(P, pdb_kernel.SPREAD)
+    nibbles = encoding != "byte"
+    shift = int(P.shift[0]) if encoding == "minnibble" else 0
+    for j in range(int(P.npat)):
+        k = int(P.k[j])
+        placements = [c for c in itertools.product(range(9), repeat=k) if len(set(c)) == k]
+        assert len(placements) == tiles_rank.count(9, k)
+        for r, cells in enumerate(placements):  # rank order is the cells' order
+            index = sum(c * 9 ** (k - 1 - i) for i, c in enumerate(cells))
+            g = r >> shift
+            want = (P.data[P.offset[j] + g // 2] >> 4 * (g % 2)) & 15 if nibbles else \
+                P.data[P.offset[j] + r]
+            got = (T.data[T.offset[j] + index // 2] >> 4 * (index % 2)) & 15 if nibbles else \
+                T.data[T.offset[j] + index]
+            assert got == want, (j, cells)
 
 
 def test_dual_and_relative_encodings_keep_the_general_kernel():

@@ -277,16 +277,18 @@ def pdb_ida(read, layout, board, goal, blank_at, ptr, end, came, hval, hs, ctl, 
                     h, nxt, p = raise_parent(h, hc, depth, threshold, nxt, p, stop)
                 continue
             board[b] = tile
-            views[tile] = b
-            views[0] = src
+            if layout == RANKED:  # the ranks' input (spread keys need no views)
+                views[tile] = b
+                views[0] = src
+                if reflect:
+                    views[n + u] = tb
+                    views[n] = ts
             md, esum = cmd, cs
             if j >= 0:
                 hs[depth, 0] = ents[j]
                 ents[j] = ce
                 keys[j] = ck
             if reflect:
-                views[n + u] = tb
-                views[n] = ts
                 rmd, resum = crmd, crs
                 if ju >= 0:
                     hs[depth, 1] = rents[ju]
@@ -311,8 +313,9 @@ def pdb_ida(read, layout, board, goal, blank_at, ptr, end, came, hval, hs, ctl, 
             tile = board[parent_blank]
             board[b] = tile
             # the views and the values back to the parent's: ``tile`` returns to ``b``
-            views[tile] = b
-            views[0] = parent_blank
+            if layout == RANKED:
+                views[tile] = b
+                views[0] = parent_blank
             md += mdt[tile * n + b] - mdt[tile * n + parent_blank]
             j = pattern_of[tile]
             if j >= 0:
@@ -323,8 +326,9 @@ def pdb_ida(read, layout, board, goal, blank_at, ptr, end, came, hval, hs, ctl, 
             if reflect:
                 u = sigma[tile]
                 tb, tp = tcell[b], tcell[parent_blank]
-                views[n + u] = tb
-                views[n] = tp
+                if layout == RANKED:
+                    views[n + u] = tb
+                    views[n] = tp
                 rmd += mdt[u * n + tb] - mdt[u * n + tp]
                 ju = pattern_of[u]
                 if ju >= 0:

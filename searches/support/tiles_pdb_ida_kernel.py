@@ -38,7 +38,7 @@ import collections
 import numpy as np
 from numba import njit
 
-from searches.support import intrinsics, tiles_ida_kernel, tiles_pdb_layout
+from searches.support import intrinsics, tiles_ida_kernel, tiles_pdb_adapter, tiles_pdb_layout
 from searches.support.intrinsics import popcount
 from searches.support.numba_cache import forget_stale_cache, own_dispatchers
 from searches.support.tiles_ida_kernel import (
@@ -54,7 +54,8 @@ from searches.support.tiles_pdb_adapter import PDB_DUAL_ON, PDB_PATHMAX_ON
 from searches.support.tiles_pdb_encode import BYTE, MINNIBBLE, NIBBLE
 
 #: The files this module's kernels compile code from (see ``numba_cache``).
-JIT_SOURCES = (__file__, intrinsics.__file__, tiles_ida_kernel.__file__)
+JIT_SOURCES = (__file__, intrinsics.__file__, tiles_ida_kernel.__file__,
+               tiles_pdb_adapter.__file__)
 
 KMAX = 8  # tiles of a pattern at most (its row in ``tiles``)
 READ_NIBBLE, READ_BYTE = 0, 1
@@ -62,7 +63,7 @@ RANKED, SPREAD = 0, 1  # the tables' layout: by placement rank, or by cells (til
 
 # The tables as the specialised kernel reads them, flat.
 KernelTables = collections.namedtuple("KernelTables", [
-    "data",        # uint8: the payloads one after the other (the PDBArrays' own array)
+    "data",        # uint8: the payloads one after the other (PDBArrays.data, or spread)
     "offset",      # int64[npat]: where each payload starts
     "tiles",       # int64[npat * KMAX]: the tiles of pattern j from j * KMAX (rank order)
     "k",           # int64[npat]

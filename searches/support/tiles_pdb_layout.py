@@ -91,8 +91,7 @@ def spread(payload, base, k, n, shift, nibbles, out):
 def spread_tables(data: np.ndarray, offset: np.ndarray, ks: np.ndarray, n: int, shift: int,
                   nibbles: bool) -> tuple[np.ndarray, np.ndarray]:
     """Every pattern's table spread, one after the other: (payloads, offsets)."""
-    sizes = [(spread_entries(n, int(k)) + 1) // 2 if nibbles else spread_entries(n, int(k))
-             for k in ks]
+    sizes = [spread_bytes(n, [k], nibbles) for k in ks]
     starts = np.cumsum([0, *sizes[:-1]]).astype(np.int64)
     out = np.zeros(int(sum(sizes)), np.uint8)
     for j, k in enumerate(ks):

@@ -3,14 +3,20 @@
 Loads (or builds into the cache) a partition's tables, exports them for the C program (a text
 spec: the patterns, the reflection, the Manhattan table; and the payload bytes as they are in
 memory), compiles ``perf/tiles_pdb_ida.c`` with ``$CC`` (default ``cc``) and ``--cflags``
-(default ``-O2``) when a compiler is there, else says so and runs the numba side alone. Then
+(default ``-O2 -march=native``: numba compiles for the host's CPU, so the C gets the same
+instruction set; without it ``__builtin_popcountll`` is no POPCNT instruction but a software
+count) when a compiler is there, else says so and runs the numba side alone. Then
 solves each instance with the numba kernel and with the C program, on one core each (CPU time
 of the process), and prints per instance both node counts (equal when the two searches are the
 same search: same move order, same tables, same pathmax), both CPU times, and at the end the
 totals, both node rates and the ratio ours/C of the rates.
 
     python perf/tiles_pdb_vs_c.py [--puzzle 15|24] [--ids 1 2 ...|--all]
-        [--config 6-6-3:minimized:nibble:reflect] [--no-pathmax] [--cflags "-O2"]
+        [--config 6-6-3:minimized:nibble:reflect] [--no-pathmax] [--cflags "-O2 -march=native"]
+        [--general]
+
+``--general`` runs the general kernel of every heuristic kind (``tiles_ida_kernel``) instead of
+the PDB kind's specialised one (``tiles_pdb_ida_kernel``): the same search, for comparison.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ import time
 from pathlib import Path
 
 from instances.tiles import read_file
-from searches.support import tiles_heuristics, tiles_ida_search
+from searches.support import tiles_heuristics, tiles_ida_search, tiles_pdb_ida_kernel
 from searches.support import tiles_pdb_patterns as pdb
 from searches.support.tiles_ida_kernel import SOLVED
 from searches.support.tiles_pdb_store import default_cache
@@ -75,6 +81,11 @@ def run_c(exe: Path, spec: Path, data: Path, ids, instances) -> dict[int, tuple[
     return got
 
 
+def search_kernel(h, specialise: bool) -> bool:
+    """Whether the specialised PDB kernel runs (else the general one)."""
+    return specialise and tiles_pdb_ida_kernel.specialised(h.t64, h.pdb) is not None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--puzzle", type=int, choices=sorted(FILES), default=15)
@@ -84,7 +95,9 @@ def main() -> None:
                         help="PARTITION:RULE:nibble[:reflect] (default 6-6-3 or 6-6-6-6, "
                              "minimized, nibble, reflect)")
     parser.add_argument("--no-pathmax", action="store_true")
-    parser.add_argument("--cflags", default="-O2")
+    parser.add_argument("--cflags", default="-O2 -march=native")
+    parser.add_argument("--general", action="store_true",
+                        help="the general kernel instead of the specialised PDB one")
     parser.add_argument("--data", type=Path,
                         default=Path(os.environ.get("CLIFFBENCH_DATA", ROOT.parent / "shared"
                                                     / "data")))
@@ -104,21 +117,23 @@ def main() -> None:
     load_s = time.perf_counter() - t
     pathmax = not args.no_pathmax
     h = tiles_heuristics.pdb_tables(tables, pathmax=pathmax)
-    tiles_ida_search.IdaSearch.start(first, h).run(10)  # compile or load the kernel
+    specialise = not args.general
+    tiles_ida_search.IdaSearch.start(first, h, specialise=specialise).run(10)  # compile/load
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         spec, data = export(tables.arrays, first.cols, pathmax, folder)
         exe = compile_c(folder, args.cflags)
         c_runs = run_c(exe, spec, data, ids, instances) if exe else {}
-    print(f"{config} pathmax={pathmax}: tables {tables.nbytes / 2**20:.0f} MB in "
-          f"{load_s:.1f} s; C: {os.environ.get('CC', 'cc')} {args.cflags}; load average "
+    kernel = "specialised" if search_kernel(h, specialise) else "general"
+    print(f"{config} pathmax={pathmax}, {kernel} kernel: tables {tables.nbytes / 2**20:.0f} MB "
+          f"in {load_s:.1f} s; C: {os.environ.get('CC', 'cc')} {args.cflags}; load average "
           f"{os.getloadavg()[0]:.2f}")
     print(f"{'id':>3} {'len':>3} {'nodes':>13} {'C nodes':>13} {'cpu s':>7} {'C cpu s':>7} "
           f"{'M/s':>6} {'C M/s':>6}")
     ours_nodes = ours_cpu = c_nodes = c_cpu = 0.0
     failures = 0
     for ident, generated in zip(ids, instances, strict=True):
-        search = tiles_ida_search.IdaSearch.start(generated.instance, h)
+        search = tiles_ida_search.IdaSearch.start(generated.instance, h, specialise=specialise)
         c = time.process_time()
         status = search.run(1 << 62)
         c = time.process_time() - c

@@ -31,6 +31,7 @@ from bench.api import Budget, Outcome, Param, solver
 from instances.tiles import Instance
 from searches import tiles_astar, tiles_ida
 from searches.support import tiles_pdb_encode as enc
+from searches.support import tiles_pdb_ida_kernel as pdb_kernel
 from searches.support import tiles_pdb_lookup as lookup
 from searches.support import tiles_pdb_patterns as patterns
 from searches.support import tiles_pdb_store as store
@@ -128,18 +129,26 @@ PARAMS = [
 BACKEND = f"numba-{numba.__version__}"
 
 
-def tiny_tables() -> tuple[Instance, lookup.Heuristic]:
+def tiny_tables(encoding: str = "byte") -> tuple[Instance, lookup.Heuristic]:
     """An 8-puzzle board and tables of two tiles a pattern (built in milliseconds, not
     cached): what ``prepare`` compiles the kernels on."""
     part = patterns.partition("1,2/3,4/5,6/7,8", 3, 3, "blank-first")
     return (Instance(3, 3, (3, 1, 2, 4, 0, 5, 6, 7, 8)),
-            lookup.heuristic(part, "minimized", "byte", reflect=True))
+            lookup.heuristic(part, "minimized", encoding, reflect=True))
 
 
 def prepare_ida() -> None:
-    """Compile (or load from numba's cache) the table-guided IDA* kernel once per worker."""
+    """Compile (or load from numba's cache) the table-guided IDA* kernels once per worker: the
+    general one (the dual lookup) and the specialised ones (byte and nibble reads, the tables
+    ranked and spread)."""
     instance, pdb = tiny_tables()
     IdaSearch.start(instance, pdb_tables(pdb, dual=True)).run(1000)
+    for tables in (pdb, tiny_tables("nibble")[1]):
+        h = pdb_tables(tables)
+        for layout in (pdb_kernel.RANKED, pdb_kernel.SPREAD):
+            search = IdaSearch.start(instance, h)
+            search.specialised = pdb_kernel.specialised(h.t64, h.pdb, layout)
+            search.run(1000)
 
 
 def prepare_astar() -> None:

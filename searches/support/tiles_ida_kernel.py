@@ -28,7 +28,10 @@ last one included; ``threshold``, the current one, is a proven lower bound on th
 when the search stops unfinished.
 
 One compiled kernel per heuristic kind (``KERNELS``): the kind reaches ``ida_kernel`` as a
-constant through a wrapper, so LLVM drops the other kinds' branches.
+constant through a wrapper, so LLVM drops the other kinds' branches. The PDB kind has besides a
+kernel of its own for the absolute encodings without the dual lookup
+(``tiles_pdb_ida_kernel``: the same search on the same stack, its state laid out for the
+lookup), which ``IdaSearch`` runs when it applies.
 """
 
 from __future__ import annotations
@@ -61,6 +64,60 @@ def is_goal(board, blank, goal):
     return True
 
 
+@njit(cache=True, nogil=True, inline="always")
+def load_control(ctl):
+    """The counters a chunk starts from: depth, nodes, expanded, iterations, threshold, next."""
+    return (ctl[C_DEPTH], ctl[C_NODES], ctl[C_EXPANDED], ctl[C_ITERATIONS], ctl[C_THRESHOLD],
+            ctl[C_NEXT])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def store_control(status, ctl, ptr, end, hval, depth, p, stop, h, nodes, expanded, iterations,
+                  threshold, nxt):
+    """End a chunk: the current frame back on the stack (unless solved) and the counters in
+    ``ctl``; returns ``status``."""
+    if status != SOLVED:
+        ptr[depth] = p
+        end[depth] = stop
+        hval[depth] = h
+    ctl[C_DEPTH] = depth
+    ctl[C_NODES] = nodes
+    ctl[C_EXPANDED] = expanded
+    ctl[C_ITERATIONS] = iterations
+    ctl[C_THRESHOLD] = threshold
+    ctl[C_NEXT] = nxt
+    return status
+
+
+@njit(cache=True, nogil=True, inline="always")
+def raise_parent(h, hc, depth, threshold, nxt, p, stop):
+    """Bidirectional pathmax at the node of depth ``depth`` and ``h`` whose child came out
+    ``hc``: ``h`` raised to ``hc - 1``, and if its ``f`` then passes the threshold its other
+    children are not generated (``p`` moves to ``stop``; the next threshold takes its ``f``).
+    Returns (h, nxt, p)."""
+    if hc - 1 > h:
+        h = hc - 1
+        if depth + h > threshold:
+            if depth + h < nxt:
+                nxt = depth + h
+            p = stop
+    return h, nxt, p
+
+
+@njit(cache=True, nogil=True, inline="always")
+def next_iteration(threshold, nxt, iterations, expanded, top):
+    """The iteration is over: the next threshold (the least ``f`` that went over), or
+    EXHAUSTED when none went over, or GROW when the stack is too short for it. Returns
+    (status, threshold, nxt, iterations, expanded)."""
+    if nxt == NO_BOUND:
+        return EXHAUSTED, threshold, nxt, iterations, expanded
+    threshold = nxt
+    iterations += 1
+    expanded += 1  # the root
+    status = GROW if threshold >= top else PAUSED
+    return status, threshold, NO_BOUND, iterations, expanded
+
+
 @njit(cache=True, nogil=True)
 def ida_kernel(kind, board, goal, blank_at, ptr, end, came, hval, hs, ctl, cap,
                succ_start, succ_end, succ_dir, succ_cell, t8, tu8, t64, P, pos):
@@ -78,12 +135,7 @@ def ida_kernel(kind, board, goal, blank_at, ptr, end, came, hval, hs, ctl, cap,
     threshold its other children are not generated (the next threshold takes the parent's
     ``f``); a child's ``h`` raised while its subtree was searched is passed up on the way
     back. With a consistent heuristic it never fires."""
-    depth = ctl[C_DEPTH]
-    nodes = ctl[C_NODES]
-    expanded = ctl[C_EXPANDED]
-    iterations = ctl[C_ITERATIONS]
-    threshold = ctl[C_THRESHOLD]
-    nxt = ctl[C_NEXT]
+    depth, nodes, expanded, iterations, threshold, nxt = load_control(ctl)
     top = blank_at.size - 1
     status = PAUSED
     pathmax = False
@@ -105,12 +157,8 @@ def ida_kernel(kind, board, goal, blank_at, ptr, end, came, hval, hs, ctl, cap,
             if f > threshold:
                 if f < nxt:
                     nxt = f
-                if pathmax and hc - 1 > h:
-                    h = hc - 1
-                    if depth + h > threshold:  # the parent is cut: its other children too
-                        if depth + h < nxt:
-                            nxt = depth + h
-                        p = stop
+                if pathmax:
+                    h, nxt, p = raise_parent(h, hc, depth, threshold, nxt, p, stop)
                 continue
             board[b] = tile
             if kind == PDB:
@@ -137,35 +185,16 @@ def ida_kernel(kind, board, goal, blank_at, ptr, end, came, hval, hs, ctl, cap,
                 pdb_place(P, pos, tile, b, parent_blank)
             hc = h
             p, stop, b, h = ptr[depth], end[depth], parent_blank, hval[depth]
-            if pathmax and hc - 1 > h:
-                h = hc - 1
-                if depth + h > threshold:
-                    if depth + h < nxt:
-                        nxt = depth + h
-                    p = stop
-        else:  # the iteration is over: the next threshold
-            if nxt == NO_BOUND:
-                status = EXHAUSTED
-                break
-            threshold = nxt
-            nxt = NO_BOUND
-            iterations += 1
+            if pathmax:
+                h, nxt, p = raise_parent(h, hc, depth, threshold, nxt, p, stop)
+        else:
+            status, threshold, nxt, iterations, expanded = next_iteration(
+                threshold, nxt, iterations, expanded, top)
             p = succ_start[b * 5 + 4]
-            expanded += 1
-            if threshold >= top:
-                status = GROW
+            if status != PAUSED:
                 break
-    if status != SOLVED:
-        ptr[depth] = p
-        end[depth] = stop
-        hval[depth] = h
-    ctl[C_DEPTH] = depth
-    ctl[C_NODES] = nodes
-    ctl[C_EXPANDED] = expanded
-    ctl[C_ITERATIONS] = iterations
-    ctl[C_THRESHOLD] = threshold
-    ctl[C_NEXT] = nxt
-    return status
+    return store_control(status, ctl, ptr, end, hval, depth, p, stop, h, nodes, expanded,
+                         iterations, threshold, nxt)
 
 
 # One wrapper per heuristic kind: the kind reaches the kernel as a constant, which LLVM

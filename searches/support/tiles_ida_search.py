@@ -2,10 +2,12 @@
 and the shared body of the IDA* solvers.
 
 ``IdaSearch.start(instance, heuristic)`` sets up the stack and the start state's heuristic;
-``run(nodes)`` runs the kernel (``searches.support.tiles_ida_kernel``) for at most ``nodes``
-more generated nodes, growing the stack when a threshold needs more rows; ``drive`` runs it in
-chunks under a budget; ``solve_ida`` is what the solvers call: ``infeasible`` by the
-permutation parity, else ``optimal`` with the moves, or ``unknown`` with the counters.
+``run(nodes)`` runs the kernel (``searches.support.tiles_ida_kernel``; for the PDB kind the
+specialised ``tiles_pdb_ida_kernel`` when it applies, unless ``start(..., specialise=False)``)
+for at most ``nodes`` more generated nodes, growing the stack when a threshold needs more rows;
+``drive`` runs it in chunks under a budget; ``solve_ida`` is what the solvers call:
+``infeasible`` by the permutation parity, else ``optimal`` with the moves, or ``unknown`` with
+the counters.
 """
 
 from __future__ import annotations
@@ -17,11 +19,13 @@ import numpy as np
 
 from bench.api import Budget, Outcome
 from instances.tiles import Instance, Solution
+from searches.support import tiles_pdb_ida_kernel
 from searches.support.chunked import control, run_in_chunks
 from searches.support.tiles_board import DIRS, Board, board_of
 from searches.support.tiles_heuristics import (
     LINEAR_CONFLICT,
     MANHATTAN,
+    PDB,
     Heuristic,
     heuristic_tables,
     root_h,
@@ -67,10 +71,11 @@ class IdaSearch:
     pos: np.ndarray  # the PDB kinds' views of the state (``pdb_place``)
     status: int = PAUSED
     start_h: int = 0  # h of the start state (pathmax may raise ``hval[0]`` later)
+    specialised: tuple | None = None  # the PDB kind's own kernel and its tables, if it applies
 
     @classmethod
     def start(cls, instance: Instance, heuristic: Heuristic | int = MANHATTAN,
-              depth: int = START_DEPTH) -> IdaSearch:
+              depth: int = START_DEPTH, specialise: bool = True) -> IdaSearch:
         tables = board_of(instance)
         if isinstance(heuristic, int):
             heuristic = heuristic_tables(tables, heuristic)
@@ -88,6 +93,8 @@ class IdaSearch:
         h = int(root_h(heuristic.kind, board, blank, heuristic.t8, heuristic.tu8,
                        heuristic.t64, search.hs, heuristic.arrays, search.pos))
         search.hval[0] = search.start_h = h
+        if specialise and heuristic.kind == PDB:
+            search.specialised = tiles_pdb_ida_kernel.specialised(heuristic.t64, heuristic.pdb)
         search.ctl[C_THRESHOLD] = h
         search.ctl[C_NEXT] = NO_BOUND
         search.ctl[C_ITERATIONS] = 1
@@ -119,10 +126,17 @@ class IdaSearch:
         P = h.arrays
         cap = self.nodes + nodes
         while True:
-            status = int(kernel(self.board, self.goal, self.blank_at, self.ptr, self.end,
-                                self.came, self.hval, self.hs, self.ctl, cap, t.succ_start,
-                                t.succ_end, t.succ_dir, t.succ_cell, h.t8, h.tu8, h.t64, P,
-                                self.pos))
+            if self.specialised is not None:
+                pdb_kernel, T = self.specialised
+                status = int(pdb_kernel(self.board, self.goal, self.blank_at, self.ptr, self.end,
+                                        self.came, self.hval, self.hs, self.ctl, cap,
+                                        t.succ_start, t.succ_end, t.succ_dir, t.succ_cell, h.t64,
+                                        T))
+            else:
+                status = int(kernel(self.board, self.goal, self.blank_at, self.ptr, self.end,
+                                    self.came, self.hval, self.hs, self.ctl, cap, t.succ_start,
+                                    t.succ_end, t.succ_dir, t.succ_cell, h.t8, h.tu8, h.t64, P,
+                                    self.pos))
             if status != GROW:
                 break
             self.grow(2 * self.blank_at.size)

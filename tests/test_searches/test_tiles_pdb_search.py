@@ -10,13 +10,17 @@ with 5-5-5 tables, the solvers through the harness, and the refusals.
 
 from __future__ import annotations
 
+import itertools
+import os
+
 import numpy as np
 import pytest
 
 import bench
 from instances.tiles import GENERATORS, Instance, read_file
 from searches import tiles_pdb_search
-from searches.support import tiles_heuristics
+from searches.support import tiles_heuristics, tiles_rank
+from searches.support import tiles_pdb_ida_kernel as pdb_kernel
 from searches.support import tiles_pdb_lookup as lookup
 from searches.support import tiles_pdb_patterns as patterns
 from searches.support.tiles_ida_kernel import SOLVED
@@ -218,3 +222,130 @@ def test_pdb_ida_node_counts_do_not_change(config):
         assert search.run(1 << 40) == SOLVED
         got.append(int(search.nodes))
     assert got == PINNED_NODES[config]
+
+
+SPECIALISED_CONFIGS = [  # (rule, encoding, reflect, pathmax): the absolute ones, no dual
+    (rule, encoding, reflect, pathmax)
+    for rule in ("ignored", "minimized") for encoding in ("byte", "nibble", "minnibble")
+    for reflect in (False, True) for pathmax in (False, True)]
+
+
+@pytest.mark.parametrize("config", SPECIALISED_CONFIGS, ids=lambda c: "-".join(map(str, c)))
+def test_specialised_pdb_kernel_is_the_general_search(config):
+    """The PDB kind's specialised kernel (``tiles_pdb_ida_kernel``), with the tables ranked
+    and spread, is the general kernel's search node for node: same counters and moves, run
+    whole or resumed in small chunks (a chunk recomputes its state from the board)."""
+    rule, encoding, reflect, pathmax = config
+    h = eight_pdb(rule, encoding, reflect, False, pathmax)
+    for instance in random_eight(8, seed=11):
+        general = IdaSearch.start(instance, h, specialise=False)
+        assert general.specialised is None and general.run(1 << 40) == SOLVED
+        expect = (general.nodes, general.expanded, general.iterations, general.moves())
+        for layout in (pdb_kernel.RANKED, pdb_kernel.SPREAD):
+            whole = IdaSearch.start(instance, h)
+            chunked = IdaSearch.start(instance, h)
+            whole.specialised = chunked.specialised = pdb_kernel.specialised(h.t64, h.pdb,
+                                                                             layout)
+            assert whole.run(1 << 40) == SOLVED
+            while chunked.run(37) != SOLVED:
+                pass
+            assert (whole.nodes, whole.expanded, whole.iterations, whole.moves()) == expect
+            assert (chunked.nodes, chunked.expanded, chunked.iterations,
+                    chunked.moves()) == expect
+
+
+@pytest.mark.parametrize("encoding", ["byte", "nibble", "minnibble"])
+def test_spread_tables_hold_the_ranked_entries(encoding):
+    """Every placement's entry in the spread table (``tiles_pdb_layout``) is the ranked
+    table's, at the index of its cells; the indices with a repeated cell hold 0."""
+    part = patterns.partition("1,2,3/4,5,6,7/8", 3, 3)
+    P = lookup.heuristic(part, "minimized", encoding).arrays
+    T = pdb_kernel.kernel_tables(P, pdb_kernel.SPREAD)
+    nibbles = encoding != "byte"
+    shift = int(P.shift[0]) if encoding == "minnibble" else 0
+    for j in range(int(P.npat)):
+        k = int(P.k[j])
+        placements = [c for c in itertools.product(range(9), repeat=k) if len(set(c)) == k]
+        assert len(placements) == tiles_rank.count(9, k)
+        for r, cells in enumerate(placements):  # rank order is the cells' order
+            index = sum(c * 9 ** (k - 1 - i) for i, c in enumerate(cells))
+            g = r >> shift
+            want = (P.data[P.offset[j] + g // 2] >> 4 * (g % 2)) & 15 if nibbles else \
+                P.data[P.offset[j] + r]
+            got = (T.data[T.offset[j] + index // 2] >> 4 * (index % 2)) & 15 if nibbles else \
+                T.data[T.offset[j] + index]
+            assert got == want, (j, cells)
+
+
+def test_dual_and_relative_encodings_keep_the_general_kernel():
+    assert IdaSearch.start(random_eight(1, 3)[0],
+                           eight_pdb("minimized", "nibble", True, True, True)).specialised is None
+    assert IdaSearch.start(random_eight(1, 3)[0],
+                           eight_pdb("ignored", "mod3", True, False, True)).specialised is None
+
+
+KORF_663_NODES = {1: 124_697, 2: 68_601, 3: 1_280_422, 4: 22_436, 5: 263_577}
+
+
+@pytest.mark.data
+def test_korf_15_puzzles_with_663_tables_keep_their_node_counts(shared_data, tmp_path,
+                                                                 monkeypatch):
+    """6-6-3 minimized, nibble, reflection and pathmax on Korf's #1-5 (what
+    perf/tiles_pdb_vs_c.py measures; the C reference generates the same counts): both kernels
+    generate the pinned numbers of nodes. The tables come from $CLIFFBENCH_PDB_CACHE when it
+    is set, else are built into a fresh cache (seconds)."""
+    if not os.environ.get("CLIFFBENCH_PDB_CACHE"):
+        monkeypatch.setenv("CLIFFBENCH_PDB_CACHE", str(tmp_path))
+    tiles_pdb_search.loaded.cache_clear()
+    instances = read_file(shared_data / "tiles" / "korf100_15puzzle.txt")
+    for ident, nodes in KORF_663_NODES.items():
+        generated = instances[ident - 1]
+        h = tiles_pdb_search.guiding(generated.instance, "6-6-3", "minimized", "nibble", True,
+                                     False)
+        for specialise in (True, False):
+            search = IdaSearch.start(generated.instance, h, specialise=specialise)
+            assert search.run(1 << 40) == SOLVED, ident
+            assert len(search.moves()) == generated.known_optimum
+            assert search.nodes == nodes, (ident, specialise)
+
+
+def cached_or_skip(instance: Instance, spec: str) -> tiles_heuristics.Heuristic:
+    """The minimized nibble tables of ``spec`` with the reflection from the cache, or a skip
+    naming the command that builds them (minutes)."""
+    tiles_pdb_search.loaded.cache_clear()
+    try:
+        return tiles_pdb_search.guiding(instance, spec, "minimized", "nibble", True, False)
+    except patterns.PDBError as exc:
+        pytest.skip(str(exc))
+
+
+@pytest.mark.slow
+@pytest.mark.data
+def test_korf100_with_78_tables_keep_their_node_count(shared_data):
+    """7-8 minimized, nibble, reflection and pathmax on Korf's 100: the count both kernels
+    and the C reference generate (perf/tiles_pdb_vs_c.py --all --config
+    7-8:minimized:nibble:reflect), from the cache."""
+    instances = read_file(shared_data / "tiles" / "korf100_15puzzle.txt")
+    h = cached_or_skip(instances[0].instance, "7-8")
+    total = 0
+    for generated in instances:
+        search = IdaSearch.start(generated.instance, h)
+        assert search.run(1 << 40) == SOLVED
+        assert len(search.moves()) == generated.known_optimum
+        total += search.nodes
+    assert total == 3_672_935
+
+
+@pytest.mark.slow
+@pytest.mark.data
+def test_korf_24_puzzles_38_and_40_keep_their_node_counts(shared_data):
+    """6-6-6-6 minimized, nibble, reflection and pathmax on Korf & Felner's #38 and #40: the
+    counts both kernels and the C reference generate (perf/tiles_pdb_vs_c.py --puzzle 24
+    --ids 38 40), from the cache."""
+    instances = read_file(shared_data / "tiles" / "korf50_24puzzle.txt")
+    h = cached_or_skip(instances[0].instance, "6-6-6-6")
+    for ident, nodes in ((38, 37_583_776), (40, 63_859_641)):
+        search = IdaSearch.start(instances[ident - 1].instance, h)
+        assert search.run(1 << 40) == SOLVED
+        assert len(search.moves()) == instances[ident - 1].known_optimum
+        assert search.nodes == nodes, ident

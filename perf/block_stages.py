@@ -18,7 +18,9 @@ The stages, in the order a sweep meets them:
 7. ``compact``: the journal read back as columns, the typed table, the Parquet file.
 
 No worker process, no watchdog and no summary: the process boundary's own cost is what
-``perf/sudoku_throughput.py`` shows beyond these.
+``perf/sudoku_throughput.py`` shows beyond these. Times are this process's CPU time (a stage
+waiting on the disk's fsync shows only its CPU), so other work on the machine does not
+inflate them.
 
     python perf/block_stages.py [--count 20000] [--block 1000]
 """
@@ -53,9 +55,9 @@ class Stages:
         self.seconds: dict[str, float] = {}
 
     def timed(self, name: str, work, *args):
-        t = time.perf_counter()
+        t = time.process_time()
         out = work(*args)
-        self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - t
+        self.seconds[name] = self.seconds.get(name, 0.0) + time.process_time() - t
         return out
 
 
@@ -111,8 +113,8 @@ def main() -> None:
     stages.timed("compact", compact)
     n = len(tasks)
     total = sum(stages.seconds.values())
-    print(f"{n} puzzles (17-clue stand-in), block {args.block}: {total:.2f} s in these stages, "
-          f"{total / n * 1e6:.1f} us a puzzle")
+    print(f"{n} puzzles (17-clue stand-in), block {args.block}: {total:.2f} s of CPU in these "
+          f"stages, {total / n * 1e6:.1f} us a puzzle")
     for name, seconds in sorted(stages.seconds.items(), key=lambda kv: -kv[1]):
         print(f"  {name:8s} {seconds:7.3f} s  {seconds / n * 1e6:7.1f} us a puzzle "
               f"({seconds / total:5.1%})")

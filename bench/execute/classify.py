@@ -63,6 +63,11 @@ def check_many(tasks: list[Task], results: list[dict[str, Any]]) -> list[Any]:
     return verdicts
 
 
+#: The encoders of the row's JSON text columns (one each, not one per ``json.dumps`` call).
+COUNTERS_JSON = json.JSONEncoder(sort_keys=True)
+ANSWER_JSON = json.JSONEncoder(separators=(",", ":"))
+
+
 def solutions_bucket(count: Any) -> str | None:
     """A solution count as the ``solutions`` column says it: "0", "1", "2+" (None if absent)."""
     if isinstance(count, bool) or not isinstance(count, int | float) or count != count:
@@ -96,7 +101,7 @@ def outcome_columns(task: Task, result: dict[str, Any], verdict: Any = None) -> 
         "solutions": solutions_bucket(counters.get("solutions")),
         "model_vars": result.get("model_vars"),
         "model_constraints": result.get("model_constraints"),
-        "counters": json.dumps(counters, sort_keys=True) if counters else None,
+        "counters": COUNTERS_JSON.encode(counters) if counters else None,
         "score_trace": json.dumps(result["score_trace"]) if result.get("score_trace") else None,
     }
     if kind != "outcome":
@@ -114,7 +119,7 @@ def judge(task: Task, result: dict[str, Any], checked: Any = None) -> dict[str, 
     verdict = None
     if result.get("solution") is not None:
         verdict = checked if checked is not None else check_solution(task, result["solution"])[1]
-        out["solution"] = json.dumps(result["solution"], separators=(",", ":"))
+        out["solution"] = ANSWER_JSON.encode(result["solution"])
         out["verified"] = bool(verdict.legal)
         out["verdict"] = verdict.reason or ("solved" if verdict.solved else "legal")
         out["score"] = verdict.score

@@ -381,7 +381,8 @@ class Worker:
         results = []
         for instance, outcome in zip(chunk, outcomes, strict=True):
             try:
-                described = {"kind": "outcome", **self.describe(outcome, instance)}
+                described = {"kind": "outcome", **{k: v for k, v in self.describe(
+                    outcome, instance).items() if v is not None and v != []}}  # absent: null
             except Exception as exc:
                 described = {"kind": "error", "message": f"{type(exc).__name__}: {exc}"}
             own = getattr(outcome, "t_wall", None)

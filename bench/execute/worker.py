@@ -56,6 +56,13 @@ BLOCK_CHUNK_S = 0.25
 BLOCK_CHUNK_MAX = 4096
 
 
+def _absent(value: Any) -> bool:
+    """Whether a described outcome's field can be left out of a block's results (the parent
+    reads a missing field as null): None, or an empty list (no score trace). A numpy scalar
+    is a value, whatever it compares equal to."""
+    return value is None or (type(value) is list and not value)
+
+
 def set_memory_backstop(mem_mb: int) -> int:
     limit_mb = max(mem_mb * AS_BACKSTOP_FACTOR, mem_mb + AS_BACKSTOP_FLOOR_MB)
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
@@ -382,7 +389,7 @@ class Worker:
         for instance, outcome in zip(chunk, outcomes, strict=True):
             try:
                 described = {"kind": "outcome", **{k: v for k, v in self.describe(
-                    outcome, instance).items() if v is not None and v != []}}  # absent: null
+                    outcome, instance).items() if not _absent(v)}}
             except Exception as exc:
                 described = {"kind": "error", "message": f"{type(exc).__name__}: {exc}"}
             own = getattr(outcome, "t_wall", None)

@@ -189,3 +189,13 @@ def test_the_journal_read_as_columns_is_the_rows(tmp_path):
     import pandas as pd
 
     pd.testing.assert_frame_equal(to_frame(rows), to_frame(columns))
+
+
+def test_a_block_result_leaves_out_only_nulls_and_empty_traces():
+    import numpy as np
+
+    from bench.execute.worker import _absent
+
+    assert _absent(None) and _absent([])
+    for value in (np.float64(3.0), np.int64(0), 0, 0.0, "", {}, [1.0], False):
+        assert not _absent(value), value

@@ -5,7 +5,8 @@
 
 Each trace is a step function (the best score so far, from the first board to the end of the
 run); solvers get a colour each, seeds a line style each. Time is on a log axis so the first
-seconds and the last minutes both show.
+seconds and the last minutes both show; grey lines mark issue 20's targets (458 at 600 s, 460
+at 3600 s).
 """
 
 from __future__ import annotations
@@ -43,6 +44,9 @@ def main() -> None:
         ax.step(times, scores, where="post", color=colour, linestyle=STYLES[seed % len(STYLES)],
                 label=f"{run['solver']} seed {seed}: {run['score']} at {run['seconds']:g} s"
                       f"{'' if run.get('checked', True) else ' (REJECTED)'}")
+    for score, what in ((458, "issue 20 target at 600 s"), (460, "target at 3600 s")):
+        ax.axhline(score, color="grey", linewidth=0.8, linestyle=(0, (2, 4)))
+        ax.text(0.12, score + 0.15, f"{score}: {what}", color="grey", fontsize=7)
     ax.set_xscale("log")
     ax.set_xlabel("seconds (wall clock, one process)")
     ax.set_ylabel("matched joins (of 480)")

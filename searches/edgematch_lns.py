@@ -17,6 +17,14 @@ A better board found by either side becomes the other's: dfs-breaks then searche
 that beat it, the region moves continue from it. The score trace records the best score over
 time, dfs-breaks' part included, as dfs-breaks does.
 
+On Eternity II the region moves lift a 452-454 board by a join or two, but not dfs-breaks'
+455-456 boards: those are perfect down to row 11 or so, with every break among the pieces left
+for the last rows, which no refill of a few cells can place better (``perf/eternity_score.py
+--solver lns`` measures it). Also tried and dropped: bigger regions (up to 24 cells plus 4
+extra, 200,000 nodes a refill: a few moves a second, no gain) and re-searching the last 2-6
+rows with dfs-breaks' kernel under the rows above pinned as hints (no equal board found within
+5-20 million nodes a move).
+
 Slices are counted in nodes and moves, not seconds: the same seed and parameters give the same
 search whatever the machine; only where the budget cuts it depends on the clock (``max_moves``
 with the budget to spare makes a run fully deterministic).

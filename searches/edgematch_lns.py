@@ -46,6 +46,7 @@ from searches.support.edgematch_lns_kernel import (
     L_CUT,
     L_IMPROVED,
     L_MOVES,
+    L_NEW_BEST,
     L_NODES,
     L_SIDEWAYS,
     LNS_SLOTS,
@@ -222,7 +223,6 @@ def solve(instance: Instance, budget: Budget, seed: int, **params) -> Outcome:
     slice_nodes, slice_moves = int(p["slice_nodes"]), int(p["slice_moves"])
     dfs_on = status == PAUSED and slice_nodes > 0
     rate = 0.0  # moves per second
-    by_moves = 0  # improvements of the best board the region moves made
     while search.best_breaks > 0 and budget.remaining() > MARGIN_S:
         if p["max_moves"] and search.state[L_MOVES] >= p["max_moves"]:
             break
@@ -249,7 +249,6 @@ def solve(instance: Instance, budget: Budget, seed: int, **params) -> Outcome:
             todo -= size
             rate = (int(search.state[L_MOVES]) - before) / max(time.perf_counter() - t, 1e-6)
             if search.best_breaks < breaks:
-                by_moves += 1
                 trace.append((time.perf_counter() - t0,
                               float(instance.max_score - search.best_breaks)))
         if search.best_breaks < dfs.best_breaks:
@@ -259,7 +258,7 @@ def solve(instance: Instance, budget: Budget, seed: int, **params) -> Outcome:
     counters.update({"nodes": dfs.nodes, "lns_nodes": int(st[L_NODES]),
                      "moves": int(st[L_MOVES]), "improved": int(st[L_IMPROVED]),
                      "sideways": int(st[L_SIDEWAYS]), "cut": int(st[L_CUT]),
-                     "best_by_moves": by_moves,
+                     "best_by_moves": int(st[L_NEW_BEST]),
                      "best_score": score, "restarts": int(dfs.state[S_RESTARTS])})
     return Outcome("solved" if search.best_breaks == 0 else "unknown",
                    solution=search.solution(), objective=float(score), counters=counters,

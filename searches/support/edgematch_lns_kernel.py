@@ -37,9 +37,10 @@ from searches.support.numba_cache import forget_stale_cache, own_dispatchers
 JIT_SOURCES = (__file__, *SEARCH_SOURCES)
 
 # Slots of the int64 state vector: current breaks, best breaks, moves done, moves that
-# improved the current board, sideways moves, nodes, region refills cut by the node limit.
-L_CUR, L_BEST, L_MOVES, L_IMPROVED, L_SIDEWAYS, L_NODES, L_CUT = range(7)
-LNS_SLOTS = 7
+# improved the current board, sideways moves, nodes, region refills cut by the node limit,
+# moves that improved the best board.
+L_CUR, L_BEST, L_MOVES, L_IMPROVED, L_SIDEWAYS, L_NODES, L_CUT, L_NEW_BEST = range(8)
+LNS_SLOTS = 8
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -317,9 +318,9 @@ def refill(bo, col, gmask, rows, cols, inreg, cells, k, rng, node_limit, worse, 
         if nodes >= node_limit:
             cut = True
             break
-    state[5] += nodes
+    state[L_NODES] += nodes
     if cut:
-        state[6] += 1
+        state[L_CUT] += 1
     delta = 0
     if best_b <= cur_b:
         for i in range(k):
@@ -328,7 +329,7 @@ def refill(bo, col, gmask, rows, cols, inreg, cells, k, rng, node_limit, worse, 
     elif have_side:
         for i in range(k):
             bo[cells[i]] = keep[i]
-        state[4] += 1
+        state[L_SIDEWAYS] += 1
         delta = side_b - cur_b
     for i in range(k):
         inreg[cells[i]] = 0
@@ -523,7 +524,7 @@ def assign_move(bo, col, gmask, fixed, rows, cols, rng, m, a, rot, hw, sel, stat
     for i in range(k):
         bo[sel[out[i]]] = hw[7, i]
     if new == cur:
-        state[4] += 1
+        state[L_SIDEWAYS] += 1
     return new - cur
 
 
@@ -559,6 +560,7 @@ def lns_chunk(bo, best, col, gmask, fixed, rows, cols, rng, state, moves, hmin, 
             state[L_IMPROVED] += 1
             if state[L_CUR] < state[L_BEST]:
                 state[L_BEST] = state[L_CUR]
+                state[L_NEW_BEST] += 1
                 best[:] = bo
         if state[L_BEST] == 0:
             break

@@ -1,0 +1,266 @@
+"""Edge matching in score mode: dfs-breaks and a large-neighbourhood search taking turns on the
+best board (the ``lns`` solver).
+
+dfs-breaks (``searches.edgematch_breaks``) reaches a good board of Eternity II in seconds, then
+plateaus. This solver runs the same search (its default parameters, the same seed) for
+``start_nodes`` nodes, then alternates ``slice_nodes`` more nodes of it with ``slice_moves``
+region moves on the best board (``searches.support.edgematch_lns_kernel``): a move frees a random
+rectangle of ``min_side``..``max_side`` cells a side (area at most ``max_area``), around a
+random broken join with probability ``p_broken``, plus ``extra`` cells of other broken joins
+(``extra_from``) whose pieces join the pool, and refills it with its own pieces by branch and
+bound on the broken joins touching it (at most ``node_limit`` nodes). A better refill is
+applied; failing that an equal one that differs (a sideways move), or with probability
+``p_worse`` one break worse (back to the best board once ``drift`` breaks behind). With
+probability ``p_assign`` a move is instead an optimal re-assignment (Hungarian method) of the
+pieces of up to ``assign_cells`` cells of one checkerboard colour, each in its best rotation.
+A better board found by either side becomes the other's: dfs-breaks then searches for boards
+that beat it, the region moves continue from it. The score trace records the best score over
+time, dfs-breaks' part included, as dfs-breaks does.
+
+On Eternity II the region moves lift a 452-454 board by a join or two, but not dfs-breaks'
+455-456 boards: those are perfect down to row 11 or so, with every break among the pieces left
+for the last rows, which no refill of a few cells can place better (``perf/eternity_score.py
+--solver lns`` measures it). Also tried and dropped: bigger regions (up to 24 cells plus 4
+extra, 200,000 nodes a refill: a few moves a second, no gain) and re-searching the last 2-6
+rows with dfs-breaks' kernel under the rows above pinned as hints (no equal board found within
+5-20 million nodes a move).
+
+Slices are counted in nodes and moves, not seconds: the same seed and parameters give the same
+search whatever the machine; only where the budget cuts it depends on the clock (``max_moves``
+with the budget to spare makes a run fully deterministic).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numba
+import numpy as np
+
+from bench.api import Budget, Outcome, Param, solver
+from instances.edgematch.model import GREY, Instance, Solution
+from searches import edgematch_breaks
+from searches.support.edgematch_lns_kernel import (
+    L_BEST,
+    L_CUR,
+    L_CUT,
+    L_IMPROVED,
+    L_MOVES,
+    L_NEW_BEST,
+    L_NODES,
+    L_SIDEWAYS,
+    LNS_SLOTS,
+    board_breaks,
+    lns_chunk,
+)
+from searches.support.edgematch_search import (
+    MARGIN_S,
+    PAUSED,
+    RESTART_MODES,
+    S_BEST,
+    S_RESTARTS,
+    drive,
+    fit_schedule,
+)
+from searches.support.edgematch_tables import oriented_colours, tiny_instance
+
+WORK_ROWS = 17
+
+
+class Lns:
+    """One large-neighbourhood search in progress: the board, the best board, the state."""
+
+    def __init__(self, instance: Instance, board: np.ndarray, seed: int, p: dict) -> None:
+        self.rows, self.cols = instance.rows, instance.cols
+        n = instance.ncells
+        self.col = oriented_colours(instance).astype(np.int64)
+        self.gmask = ((self.col == GREY) * np.array([1, 2, 4, 8])).sum(axis=1).astype(np.int64)
+        self.fixed = np.zeros(n, dtype=np.uint8)
+        for h in instance.hints:
+            self.fixed[h.row * self.cols + h.col] = 1
+        self.bo = np.asarray(board, dtype=np.int64).copy()
+        self.best = self.bo.copy()
+        self.state = np.zeros(LNS_SLOTS, dtype=np.int64)
+        self.state[L_CUR] = self.state[L_BEST] = board_breaks(self.bo, self.col, self.rows,
+                                                              self.cols)
+        self.rng = np.array([(int(seed) * 0x9E3779B97F4A7C15 + 12345) & (2**64 - 1)],
+                            dtype=np.uint64)
+        self.inreg = np.zeros(n, dtype=np.uint8)
+        self.cells = np.zeros(n, dtype=np.int64)
+        self.work = np.zeros((WORK_ROWS, n), dtype=np.int64)
+        self.work2 = np.zeros((5, max(4 * n, int(self.col.max(initial=0)) + 2)), dtype=np.int64)
+        side = max(1, min(self.rows, self.cols))
+        self.hmin = min(int(p["min_side"]), side)
+        self.hmax = max(self.hmin, min(int(p["max_side"]), side))
+        self.max_area = max(int(p["max_area"]), self.hmin * self.hmin)
+        self.extra, self.p_broken = int(p["extra"]), float(p["p_broken"])
+        self.node_limit = int(p["node_limit"])
+        self.extra_broken = int(p["extra_from"] == "broken")
+        self.p_worse, self.drift = float(p["p_worse"]), int(p["drift"])
+        self.p_assign = float(p["p_assign"])
+        self.assign_cells = max(1, min(int(p["assign_cells"]), (n + 1) // 2))
+        m = self.assign_cells
+        self.amat = np.zeros((m + 1, m + 1), dtype=np.int64)
+        self.arot = np.zeros((m, m), dtype=np.int64)
+        self.hw = np.zeros((8, m + 1), dtype=np.int64)
+
+    def restart_from(self, board: np.ndarray, breaks: int) -> None:
+        """Continue from a better board found elsewhere (it becomes current and best)."""
+        self.bo[:] = board
+        self.best[:] = board
+        self.state[L_CUR] = self.state[L_BEST] = breaks
+
+    def run(self, moves: int) -> None:
+        lns_chunk(self.bo, self.best, self.col, self.gmask, self.fixed, self.rows, self.cols,
+                  self.rng, self.state, moves, self.hmin, self.hmax, self.max_area, self.extra,
+                  self.extra_broken, self.p_broken, self.node_limit, self.p_worse, self.drift,
+                  self.inreg, self.cells, self.work, self.work2, self.p_assign,
+                  self.assign_cells, self.amat, self.arot, self.hw)
+
+    @property
+    def best_breaks(self) -> int:
+        return int(self.state[L_BEST])
+
+    def solution(self) -> Solution:
+        return Solution.from_arrays(self.rows, self.cols, self.best >> 2, self.best & 3)
+
+
+def prepare() -> None:
+    """Compile (or load) dfs-breaks' kernels and this one's, on a tiny board."""
+    edgematch_breaks.prepare()
+    instance = tiny_instance()
+    board = np.array([0, 5, 10, 15])  # a legal 2x2 frame: corners turned into place
+    search = Lns(instance, board, 1, {**DEFAULTS, "min_side": 2, "max_side": 2})
+    search.run(3)
+
+
+PARAMS = [
+    Param("start_nodes", 200_000_000, "nodes of dfs-breaks before the first region moves",
+          min=0),
+    Param("slice_nodes", 100_000_000, "nodes of dfs-breaks per turn after that (0 = region "
+          "moves only)", min=0),
+    Param("slice_moves", 2000, "region moves per turn", min=1),
+    Param("chunk_nodes", 4_000_000, "dfs-breaks nodes between two looks at the clock",
+          min=1000),
+    Param("min_side", 2, "shortest side of a freed rectangle", min=1),
+    Param("max_side", 4, "longest side of a freed rectangle", min=1),
+    Param("max_area", 12, "most cells of a freed rectangle", min=1),
+    Param("extra", 2, "cells anywhere added to each region (their pieces join the pool)",
+          min=0),
+    Param("extra_from", "broken", "where the extra cells are: broken (a cell of a random broken "
+          "join) or anywhere", choices=("broken", "anywhere")),
+    Param("p_worse", 0.2, "probability that a move may accept a refill one break worse (a "
+          "random walk around the plateau; the best board is kept)", min=0.0, max=1.0),
+    Param("drift", 3, "go back to the best board when the current one is this many breaks "
+          "worse", min=0),
+    Param("p_assign", 0.05, "probability that a move is an assignment move instead: the pieces "
+          "of up to assign_cells cells of one checkerboard colour re-assigned optimally "
+          "(Hungarian method)", min=0.0, max=1.0),
+    Param("assign_cells", 64, "most cells of an assignment move", min=1),
+    Param("p_broken", 0.5, "probability that a region holds a random broken join (else a "
+          "random cell)", min=0.0, max=1.0),
+    Param("node_limit", 5000, "most nodes of one region's refill", min=1),
+    Param("max_moves", 0, "stop after this many moves (0 = only the time budget)", min=0),
+    Param("chunk_moves", 200, "moves between two looks at the clock", min=1),
+]
+
+DEFAULTS = {p.name: p.default for p in PARAMS}
+
+
+def breaks_search(instance: Instance, seed: int) -> edgematch_breaks.Search | None:
+    """dfs-breaks' search with its default parameters, as its solver builds it (None when no
+    legal board exists)."""
+    b = edgematch_breaks.DEFAULTS
+    tables = edgematch_breaks.build_tables(instance, b["scan"])
+    incumbent = edgematch_breaks.greedy_board(instance, tables)
+    if edgematch_breaks.frame_impossible(instance, tables, incumbent):
+        return None
+    breaks = edgematch_breaks.board_breaks(instance, incumbent)
+    start = round(b["break_from"] * instance.ncells)
+    shape = edgematch_breaks.break_shape(instance.ncells, start, b["break_power"])
+    return edgematch_breaks.Search.start(
+        tables, len(instance.pieces), seed, shape, b["break_slack"],
+        RESTART_MODES.index(b["restart"]), b["restart_unit"], b["restart_factor"],
+        b["cell_breaks"], incumbent, breaks)
+
+
+def dfs_board(search: edgematch_breaks.Search) -> np.ndarray:
+    """The best board of a dfs-breaks search, row-major oriented pieces."""
+    board = np.empty(search.best.size, dtype=np.int64)
+    board[search.tables.order] = search.best
+    return board
+
+
+def push_board(search: edgematch_breaks.Search, board: np.ndarray, breaks: int) -> None:
+    """Make ``board`` the incumbent of the dfs-breaks search: it searches on for better."""
+    search.best[:] = board[search.tables.order]
+    search.state[S_BEST] = breaks
+    fit_schedule(search.shape, search.slack, breaks, search.allow)
+
+
+@solver("lns", family="edgematch", paradigm="native", backend=f"numba-{numba.__version__}",
+        params=PARAMS, prepare=prepare)
+def solve(instance: Instance, budget: Budget, seed: int, **params) -> Outcome:
+    """Score mode: dfs-breaks and region refills (large-neighbourhood search with sideways
+    moves) take turns on the best board; returns the best full legal board found."""
+    p = {**DEFAULTS, **params}
+    t0 = time.perf_counter()
+    if instance.ncells == 0:
+        return Outcome("solved", solution=Solution.empty(0, 0), objective=0.0, t_encode=0.0,
+                       t_solve=0.0)
+    dfs = breaks_search(instance, seed or 0)
+    if dfs is None:
+        return Outcome("infeasible", counters={"nodes": 0, "moves": 0, "best_score": -1},
+                       t_encode=time.perf_counter() - t0, t_solve=0.0)
+    t_encode = time.perf_counter() - t0
+    trace: list[tuple[float, float]] = [(t_encode, float(dfs.best_score))]
+    status = PAUSED
+    if dfs.best_breaks:
+        status = drive(dfs, budget, int(p["start_nodes"]), int(p["chunk_nodes"]), trace, t0)
+    search = Lns(instance, dfs_board(dfs), seed or 0, p)
+    counters = {"start_score": instance.max_score - search.best_breaks,
+                "start_nodes": dfs.nodes}
+    slice_nodes, slice_moves = int(p["slice_nodes"]), int(p["slice_moves"])
+    dfs_on = status == PAUSED and slice_nodes > 0
+    rate = 0.0  # moves per second
+    while search.best_breaks > 0 and budget.remaining() > MARGIN_S:
+        if p["max_moves"] and search.state[L_MOVES] >= p["max_moves"]:
+            break
+        if dfs_on:  # a slice of dfs-breaks, searching for a board better than the best
+            status = drive(dfs, budget, dfs.nodes + slice_nodes, int(p["chunk_nodes"]), trace,
+                           t0)
+            dfs_on = status == PAUSED
+            if dfs.best_breaks < search.best_breaks:
+                search.restart_from(dfs_board(dfs), dfs.best_breaks)
+            if not dfs.best_breaks:
+                break
+        todo = slice_moves if dfs_on else int(p["chunk_moves"])
+        while todo > 0 and search.best_breaks > 0:  # a slice of region moves
+            remaining = budget.remaining() - MARGIN_S
+            size = min(todo, int(p["chunk_moves"]))
+            if 0 < rate * remaining < size:
+                size = max(1, int(rate * remaining))
+            if p["max_moves"]:
+                size = min(size, int(p["max_moves"]) - int(search.state[L_MOVES]))
+            if remaining <= 0 or size <= 0:
+                break
+            before, breaks, t = int(search.state[L_MOVES]), search.best_breaks, time.perf_counter()
+            search.run(size)
+            todo -= size
+            rate = (int(search.state[L_MOVES]) - before) / max(time.perf_counter() - t, 1e-6)
+            if search.best_breaks < breaks:
+                trace.append((time.perf_counter() - t0,
+                              float(instance.max_score - search.best_breaks)))
+        if search.best_breaks < dfs.best_breaks:
+            push_board(dfs, search.best, search.best_breaks)
+    score = instance.max_score - search.best_breaks
+    st = search.state
+    counters.update({"nodes": dfs.nodes, "lns_nodes": int(st[L_NODES]),
+                     "moves": int(st[L_MOVES]), "improved": int(st[L_IMPROVED]),
+                     "sideways": int(st[L_SIDEWAYS]), "cut": int(st[L_CUT]),
+                     "best_by_moves": int(st[L_NEW_BEST]),
+                     "best_score": score, "restarts": int(dfs.state[S_RESTARTS])})
+    return Outcome("solved" if search.best_breaks == 0 else "unknown",
+                   solution=search.solution(), objective=float(score), counters=counters,
+                   t_encode=t_encode, t_solve=time.perf_counter() - t0 - t_encode,
+                   score_trace=trace)

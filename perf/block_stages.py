@@ -34,18 +34,7 @@ import time
 import types
 from pathlib import Path
 
-from sudoku_throughput import stand_in
-
-SUITE = """name = "stages"
-timeout = 10
-jobs = 1
-[[solver]]
-name = "native"
-[[ladder]]
-name = "throughput"
-block = {block}
-rungs = [ {{ label = "17", instances = ["{file}"] }} ]
-"""
+from sudoku_throughput import SUITE, stand_in
 
 
 class Stages:
@@ -76,7 +65,7 @@ def main() -> None:
     puzzles = folder / "puzzles.txt"
     puzzles.write_text("\n".join(stand_in(args.count)) + "\n")
     suite = folder / "stages.toml"
-    suite.write_text(SUITE.format(block=args.block, file=puzzles))
+    suite.write_text(SUITE.format(name="stages", block=args.block, file=puzzles))
     stages = Stages()
     worker = Worker([], 1)
     sent: list[str] = []

@@ -33,18 +33,9 @@ def _pack(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Rows to a chunk line's two parts: ``same``, each column whose value (and its type) is one
     for every row, given once; ``rows``, every other column as a list as long as the chunk
     (null where a row has none). Columns in first-seen order; non-finite floats made null."""
-    names = tuple(rows[0])
-    if all(tuple(row) == names for row in rows):  # one layout: transpose at C speed
-        columns = dict(zip(names, map(list, zip(*(row.values() for row in rows),
-                                                strict=True)), strict=True))
-    else:
-        union = dict.fromkeys(names)
-        for row in rows:
-            union.update(dict.fromkeys(row))
-        columns = {name: [row.get(name) for row in rows] for name in union}
     n = len(rows)
     same, varying = {}, {}
-    for name, values in columns.items():
+    for name, values in _transpose(rows).items():
         kinds = set(map(type, values))
         if float in kinds and not _finite(values):
             values = [_clean(v) for v in values]
@@ -54,6 +45,19 @@ def _pack(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         else:
             varying[name] = values
     return {"same": same, "rows": varying}
+
+
+def _transpose(rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
+    """Rows to columns: the union of their names in first-seen order, null where a row has
+    none (rows of one layout are transposed at C speed)."""
+    names = tuple(rows[0])
+    if all(tuple(row) == names for row in rows):
+        return dict(zip(names, map(list, zip(*(row.values() for row in rows), strict=True)),
+                        strict=True))
+    union = dict.fromkeys(names)
+    for row in rows:
+        union.update(dict.fromkeys(row))
+    return {name: [row.get(name) for row in rows] for name in union}
 
 
 def _finite(values: list[Any]) -> bool:
@@ -100,22 +104,30 @@ class Journal:
         no such column) and the number of rows; repaired as :meth:`read` repairs."""
         columns: dict[str, list[Any]] = {}
         n = 0
-        for line in self._lines():
-            if _is_chunk(line):
-                varying = line["rows"]
-                size = len(next(iter(varying.values()))) if varying else 0
-                parts = {**{k: [v] * size for k, v in line.get("same", {}).items()}, **varying}
-            else:
-                size, parts = 1, {k: [v] for k, v in line.items()}
-            for name, values in parts.items():
-                column = columns.get(name)
-                if column is None:
-                    column = columns[name] = [None] * n
+        single: list[dict[str, Any]] = []  # rows of single-row lines, transposed together
+
+        def add(part: dict[str, list[Any]], size: int) -> None:
+            nonlocal n
+            for name, values in part.items():
+                column = columns.setdefault(name, [])
+                column.extend([None] * (n - len(column)))
                 column.extend(values)
             n += size
             for column in columns.values():
-                if len(column) < n:
-                    column.extend([None] * (n - len(column)))
+                column.extend([None] * (n - len(column)))
+
+        for line in self._lines():
+            if not _is_chunk(line):
+                single.append(line)
+                continue
+            if single:
+                add(_transpose(single), len(single))
+                single = []
+            varying = line["rows"]
+            size = len(next(iter(varying.values()))) if varying else 0
+            add({**{k: [v] * size for k, v in line.get("same", {}).items()}, **varying}, size)
+        if single:
+            add(_transpose(single), len(single))
         return columns, n
 
     def _lines(self) -> list[dict[str, Any]]:

@@ -150,6 +150,39 @@ class Outcome:
             raise ValueError(f"Outcome status {self.status!r} is not one of {CLAIMS}")
 
 
+@dataclass
+class Outcomes:
+    """A batch entry's outcomes as columns, one entry per instance in order: the form that
+    stays cheap for tens of thousands of small instances, where a list of :class:`Outcome`
+    costs an object and a family Solution each.
+
+    ``claimed``: each instance's claim (one of ``CLAIMS``). ``answers``: each answer as the
+    text of the family's JSON answer (what ``json.dumps(solution.to_json(instance),
+    separators=(",", ":"))`` gives), or None; the harness checks it like any answer. ``t_wall``:
+    each instance's own wall seconds. ``counters``: name -> one number per instance (None where
+    that instance has no such counter).
+    """
+
+    claimed: list[str]
+    answers: list[str | None]
+    t_wall: list[float]
+    counters: dict[str, list[float | None]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        n = len(self.claimed)
+        sizes = {"answers": len(self.answers), "t_wall": len(self.t_wall),
+                 **{f"counters[{k!r}]": len(v) for k, v in self.counters.items()}}
+        wrong = {k: v for k, v in sizes.items() if v != n}
+        if wrong:
+            raise ValueError(f"Outcomes of {n} claims with columns of other lengths: {wrong}")
+        bad = set(self.claimed) - set(CLAIMS)
+        if bad:
+            raise ValueError(f"Outcomes claims {sorted(bad)} are not among {CLAIMS}")
+
+    def __len__(self) -> int:
+        return len(self.claimed)
+
+
 @dataclass(frozen=True)
 class SolverSpec:
     """A registered solver: what ``cliffbench list`` shows and the runner calls."""
@@ -167,7 +200,7 @@ class SolverSpec:
     accepts: Callable[[Any], bool] | None = None
     reads: dict[str, Callable[..., Any]] = field(default_factory=dict)
     missing: Callable[[], str] | None = None
-    batch: Callable[..., list[Outcome]] | None = None
+    batch: Callable[..., list[Outcome] | Outcomes] | None = None
 
     def unavailable(self) -> str:
         """Why the solver cannot run on this machine (a program that is not installed), or ""
@@ -276,7 +309,7 @@ def solver(name: str, *, family: str, paradigm: str, backend: str,
            exports: dict[str, Callable[..., None]] | None = None,
            accepts: Callable[[Any], bool] | None = None,
            reads: dict[str, Callable[..., Any]] | None = None,
-           batch: Callable[..., list[Outcome]] | None = None,
+           batch: Callable[..., list[Outcome] | Outcomes] | None = None,
            ) -> Callable[[Callable[..., Outcome]], Callable[..., Outcome]]:
     """Declare ``solve(instance, budget, seed, **params) -> Outcome`` as a solver.
 
@@ -291,7 +324,8 @@ def solver(name: str, *, family: str, paradigm: str, backend: str,
 
     ``batch`` is the optional throughput entry, used for the runs of a ladder that declares
     blocks (``block = N``): ``batch(instances, budget, seed, **params) -> list[Outcome]``, one
-    outcome per instance in order, each with its own ``t_wall`` (and counters). ``budget`` is
+    outcome per instance in order, each with its own ``t_wall`` (and counters), or the same as
+    one :class:`Outcomes` (columns: the cheaper form for many small instances). ``budget`` is
     the per-instance budget, its ``deadline`` that of the whole call (as many budgets as
     instances); an instance that needs more than ``budget.wall_s`` should stop as ``unknown``
     (the harness makes an outcome whose ``t_wall`` is past the budget plus the grace a

@@ -12,8 +12,8 @@ The stages, in the order a sweep meets them:
 3. ``worker``: the worker's ``run_block`` on it (instances read back, the batch entry, the
    outcomes described, every message JSON-encoded as it is sent);
 4. ``parse``: the parent decoding those messages;
-5. ``rows``: the parent's rows (every answer checked by the family's ``check_many``, outcome
-   and run columns);
+5. ``rows``: the parent's rows, as a chunk's columns (every answer checked by the family's
+   ``check_many``, every claim judged, the run and instance columns);
 6. ``journal``: the chunks appended (packed, encoded, written, fsynced);
 7. ``compact``: the journal read back as columns, the typed table, the Parquet file.
 
@@ -88,10 +88,12 @@ def main() -> None:
         runs = BlockRuns(block, 1.0)
         for message in messages:
             if message.get("op") == "rows":
-                rows = stages.timed("rows", runs.rows, [message], slot, "stages")
-                if not all(row["status"] == "solved" and row["verified"] for _, row in rows):
+                chunk = stages.timed("rows", runs.chunk, message, slot, "stages")
+                if not all(status == "solved" and verified for status, verified in
+                           zip(chunk.column("status"), chunk.column("verified"), strict=True)):
                     raise SystemExit("a row is not solved and verified")
-                stages.timed("journal", journal.append_many, [row for _, row in rows])
+                stages.timed("journal", journal.append_columns, chunk.same, chunk.varying,
+                             len(chunk.tasks))
     journal.close()
 
     def compact():

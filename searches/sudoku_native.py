@@ -47,8 +47,9 @@ from functools import cache
 import numba
 import numpy as np
 
-from bench.api import Budget, Outcome, Param, solver
+from bench.api import Budget, Outcome, Outcomes, Param, solver
 from instances.sudoku import Instance, Solution
+from instances.sudoku.model import answer_texts, grid_rows
 from searches.support import sudoku_band9 as band9
 from searches.support import sudoku_batch
 from searches.support import sudoku_general as general
@@ -170,74 +171,88 @@ BATCH_NODE_CAP = 20_000
 
 def solve_batch(instances: list[Instance], budget: Budget, seed: int, unique: bool = True,
                 deduction: str = "subsets", branching: str = "weighted", fast9: bool = True,
-                max_nodes: int = 0) -> list[Outcome]:
+                max_nodes: int = 0) -> Outcomes:
     """The batch entry (``block`` ladders): the 9x9 puzzles in one call of the throughput
-    kernel (``sudoku_batch.batch9_timed``), the others one ``solve`` call each.
+    kernel (``sudoku_batch.batch9_timed``), the others one ``solve`` call each; the outcomes
+    as columns, the kernel's straight from its arrays.
 
     A puzzle's ``t_wall`` is its share of the kernel call by its cycle-counter ticks, plus an
     equal share of the Python around the call (arrays in, outcomes out). A puzzle the kernel
     stopped at ``BATCH_NODE_CAP`` nodes (or ``max_nodes``) is searched again by ``solve``
     with what is left of its own budget (``budget.wall_s`` less its kernel time), unless
-    ``max_nodes`` stopped it; its time is both parts. Outcomes and counters are those of
+    ``max_nodes`` stopped it; its time is both parts. Claims and counters are those of
     ``solve`` on the same puzzle."""
     t0 = time.perf_counter()
+    n = len(instances)
     mode = modes.LEVELS.index(deduction) | (modes.FIRST_MRV if branching == "first" else 0)
     fast = [i for i, inst in enumerate(instances) if fast9 and inst.box == 3]
-    outcomes: list[Outcome | None] = [None] * len(instances)
     params = dict(unique=unique, deduction=deduction, branching=branching, fast9=fast9,
                   max_nodes=max_nodes)
+    claimed: list[str] = ["unknown"] * n
+    answers: list[str | None] = [None] * n
+    walls = [0.0] * n
+    counters: dict[str, list[float | None]] = {name: [None] * n for name in BATCH_COUNTERS}
+    again = list(range(n)) if not fast else [i for i in range(n) if instances[i].box != 3]
     if fast:
-        n = len(fast)
-        grids = np.array([instances[i].grid for i in fast], dtype=np.int64)
-        out = np.zeros((n, 81), dtype=np.int64)
-        counts, guesses, nodes, finished, ticks = (np.zeros(n, dtype=np.int64) for _ in range(5))
-        cap = min(BATCH_NODE_CAP, max_nodes) if max_nodes else BATCH_NODE_CAP
-        k0 = time.perf_counter()
-        sudoku_batch.batch9_timed(grids, 2 if unique else 1, mode, cap, out, counts, guesses,
-                                  nodes, finished, ticks)
-        kernel = time.perf_counter() - k0
-        per_tick = kernel / max(int(ticks.sum()), 1)
-        lines = out.tolist()
-        for j, i in enumerate(fast):
-            own = float(ticks[j]) * per_tick
-            if not finished[j] and not (max_nodes and nodes[j] >= max_nodes):
-                rest = max(0.0, budget.wall_s - own)
-                again = solve(instances[i], Budget(rest, budget.mem_mb, budget.cores,
-                                                   time.monotonic() + rest), seed, **params)
-                again.t_wall = own + (again.t_encode or 0.0) + (again.t_solve or 0.0)
-                outcomes[i] = again
-                continue
-            outcomes[i] = _outcome(instances[i], bool(finished[j]), int(counts[j]), unique,
-                                   lines[j] if counts[j] else None, int(nodes[j]),
-                                   int(guesses[j]), own)
-    for i, instance in enumerate(instances):
-        if outcomes[i] is None:
-            s0 = time.perf_counter()
-            outcomes[i] = solve(instance, budget, seed, **params)
-            outcomes[i].t_wall = time.perf_counter() - s0
-    if fast:
-        shared = (time.perf_counter() - t0 - sum(o.t_wall for o in outcomes)) / len(outcomes)
-        for outcome in outcomes:
-            outcome.t_wall += max(0.0, shared)
-    return outcomes
+        again += _kernel_columns([instances[i] for i in fast], fast, unique, mode, max_nodes,
+                                 claimed, answers, walls, counters)
+    for i in sorted(again):
+        left = max(0.0, budget.wall_s - walls[i])
+        s0 = time.perf_counter()
+        outcome = solve(instances[i], Budget(left, budget.mem_mb, budget.cores,
+                                             time.monotonic() + left), seed, **params)
+        walls[i] += time.perf_counter() - s0
+        claimed[i] = outcome.status
+        answers[i] = None if outcome.solution is None else _answer_text(outcome.solution)
+        for name in counters:
+            counters[name][i] = outcome.counters.get(name)
+    shared = max(0.0, (time.perf_counter() - t0 - sum(walls)) / max(n, 1))
+    return Outcomes(claimed, answers, [w + shared for w in walls],
+                    {k: v for k, v in counters.items() if v.count(None) != n})
 
 
-def _outcome(instance: Instance, done: bool, found: int, unique: bool, grid: list[int] | None,
-             nodes: int, guesses: int, t_wall: float) -> Outcome:
-    """What ``solve`` returns for a search that ended so (the same claims and counters)."""
-    counters: dict[str, float] = {"nodes": nodes, "guesses": guesses, "fast9": 1}
-    if done and found == 0:
-        claim = "infeasible"
-    elif found and (done or not unique):
-        claim = "solved"
-    else:
-        claim = "unknown"
-    if unique and done:
-        counters["solutions"] = found
-    elif unique and found:
-        counters["solutions_found"] = found
-    board = Solution(instance.box, tuple(grid)) if grid is not None else None
-    return Outcome(claim, solution=board, counters=counters, t_wall=t_wall)
+#: The counters a batch reports (those ``solve`` gives).
+BATCH_COUNTERS = ("nodes", "guesses", "fast9", "solutions", "solutions_found")
+
+
+def _kernel_columns(puzzles: list[Instance], where: list[int], unique: bool, mode: int,
+                    max_nodes: int, claimed: list[str], answers: list[str | None],
+                    walls: list[float], counters: dict[str, list[float | None]]) -> list[int]:
+    """The 9x9 ``puzzles`` (at ``where`` in the batch) in one kernel call, their claims,
+    answers, times and counters written into the columns as ``solve`` would give them; the
+    places of those the kernel stopped at its node cap (to be searched again)."""
+    n = len(puzzles)
+    grids = grid_rows(puzzles)
+    out = np.zeros((n, 81), dtype=np.int64)
+    counts, guesses, nodes, finished, ticks = (np.zeros(n, dtype=np.int64) for _ in range(5))
+    cap = min(BATCH_NODE_CAP, max_nodes) if max_nodes else BATCH_NODE_CAP
+    k0 = time.perf_counter()
+    sudoku_batch.batch9_timed(grids, 2 if unique else 1, mode, cap, out, counts, guesses, nodes,
+                              finished, ticks)
+    per_tick = (time.perf_counter() - k0) / max(int(ticks.sum()), 1)
+    done = finished.astype(bool)
+    solved = (counts > 0) & (done | (not unique))
+    claims = np.where(done & (counts == 0), "infeasible", np.where(solved, "solved", "unknown"))
+    texts = answer_texts(3, out[counts > 0])
+    found = np.flatnonzero(counts > 0).tolist()
+    capped = (~done) & ~((max_nodes > 0) & (nodes >= max_nodes))
+    columns = zip(where, claims.tolist(), (ticks * per_tick).tolist(), nodes.tolist(),
+                  guesses.tolist(), done.tolist(), counts.tolist(), strict=True)
+    for i, claim, wall, node, guess, ended, count in columns:
+        claimed[i], walls[i] = claim, wall
+        counters["nodes"][i], counters["guesses"][i], counters["fast9"][i] = node, guess, 1
+        if unique and ended:
+            counters["solutions"][i] = count
+        elif unique and count:
+            counters["solutions_found"][i] = count
+    for j, text in zip(found, texts, strict=True):
+        answers[where[j]] = text
+    return [where[j] for j in np.flatnonzero(capped).tolist()]
+
+
+def _answer_text(solution: Solution) -> str:
+    """The JSON text of one answer (as ``answer_texts`` writes many)."""
+    return answer_texts(solution.box, np.array([solution.grid]))[0]
 
 
 @solver("native", family="sudoku", paradigm="native", backend=f"numba-{numba.__version__}",

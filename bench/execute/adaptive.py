@@ -182,11 +182,11 @@ class AdaptiveStream:
             self.taken[rung] += take
         return out
 
-    def record(self, task: Task, row: dict[str, Any]) -> None:
-        """A finished run of this stream (fresh, or a resumed sweep's journal row)."""
+    def record(self, task: Task, status: str | None) -> None:
+        """A finished run of this stream and its status (fresh, or a resumed sweep's)."""
         index = task.ref.rung_index or 0
         self.runs[index] += 1
-        self.solved[index] += row.get("status") in SUCCESS
+        self.solved[index] += status in SUCCESS
 
     def summary(self) -> dict[str, Any]:
         """For the manifest: runs made, why the stream stopped, the last fitted interval."""

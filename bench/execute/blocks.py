@@ -66,16 +66,34 @@ def block_columns(task: Task, message: dict[str, Any] | None, chunk_size: int | 
             "chunk_wall": message.get("chunk_wall"), "block_wall": message.get("block_wall")}
 
 
-def over_budget(result: dict[str, Any], budget_s: float, grace_s: float) -> dict[str, Any]:
-    """An outcome whose own time is past the per-instance budget plus the grace is a
-    ``timeout`` (as the watchdog would have made it had it run alone); its answer is still
-    checked and kept."""
-    wall = result.get("t_wall")
-    if result.get("kind") == "outcome" and wall is not None and wall > budget_s + grace_s:
-        note = (f"the solver's own time {wall:.3f} s in the block is past the budget "
-                f"{budget_s:g} s + grace {grace_s:g} s")
-        return {**result, "over_budget": note}
-    return result
+#: The outcome columns of a chunk's rows, in the row's order (bench/execute/classify.py's
+#: ``outcome_columns``); those the worker does not send are null.
+OUTCOME_ORDER = ("claimed", "verified", "verdict", "score", "objective", "message", "solution",
+                 "t_wall", "t_cpu", "t_prepare", "t_encode", "t_solve", "peak_rss_mb",
+                 "peak_cgroup_mb", "work_nodes", "work_conflicts", "work_restarts", "solutions",
+                 "model_vars", "model_constraints", "counters", "score_trace", "status")
+
+
+@dataclass
+class ChunkRows:
+    """The rows of a block's chunk, as columns: ``same`` holds the columns with one value for
+    every row (the solver, the rung, the limits, the chunk's times), ``varying`` the others
+    (name -> one value per row, in the order of ``tasks``)."""
+
+    tasks: list[Task]
+    same: dict[str, Any]
+    varying: dict[str, list[Any]]
+
+    def column(self, name: str) -> list[Any]:
+        """One column, a value per row."""
+        values = self.varying.get(name)
+        return values if values is not None else [self.same.get(name)] * len(self.tasks)
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The rows themselves (the constant columns first)."""
+        names = list(self.varying)
+        return [{**self.same, **dict(zip(names, values, strict=True))}
+                for values in zip(*self.varying.values(), strict=True)]
 
 
 class BlockRuns:
@@ -87,43 +105,90 @@ class BlockRuns:
         self.reported: set[int] = set()
         self.prepare_paid = False
         self.shared_columns: dict[str, Any] | None = None
+        self.instance_columns: dict[str, list[Any]] | None = None
 
-    def rows(self, messages: list[dict[str, Any]], slot: Any, sweep: str
-             ) -> list[tuple[Task, dict[str, Any]]]:
-        """The rows of the chunks ``messages`` report (``slot``: the worker's, for the limits
-        columns)."""
-        from bench.execute.classify import check_many
+    def chunk(self, message: dict[str, Any], slot: Any, sweep: str) -> ChunkRows:
+        """The rows of the chunk a ``rows`` message reports (``slot``: the worker's, for the
+        limits columns): every answer checked (in one call of the family's ``check_many``
+        where it has one), every claim judged, an instance whose own time is past the budget
+        plus the grace made a ``timeout``."""
+        from bench.execute.classify import check_texts, judge_claim
 
-        out = []
-        for message in messages:
-            start, results = message["start"], message["results"]
-            tasks = self.block.tasks[start:start + len(results)]
-            shared = {"started_at": slot.started_iso, "limits": slot.limits_note(),
-                      "limits_by": slot.limits_by, "host": slot_host(),
-                      "peak_rss_mb": message.get("peak_rss_mb")}
-            for offset, (task, result, verdict) in enumerate(
-                    zip(tasks, results, check_many(tasks, results), strict=True)):
-                result = over_budget(result, task.budget_s, self.grace_s)
-                result["t_prepare"] = 0.0 if self.prepare_paid else slot.t_prepare
-                self.prepare_paid = True
-                out.append((task, self._row(task, result, verdict, shared, message, sweep)))
-                self.reported.add(start + offset)
-        return out
+        start, columns = message["start"], message["columns"]
+        kinds = columns["kind"]
+        n = len(kinds)
+        tasks = self.block.tasks[start:start + n]
+        if len(tasks) != n:
+            raise ValueError(f"block {self.block.key}: a chunk of {n} runs from run {start} "
+                             f"of {len(self.block.tasks)}")
+        none = [None] * n
+        out = {name: list(columns.get(name, none)) for name in OUTCOME_ORDER}
+        out["status"] = list(kinds)
+        texts = [text if kind == "outcome" else None
+                 for kind, text in zip(kinds, out["solution"], strict=True)]
+        verdicts = check_texts(tasks, texts)
+        limit = self.block.budget_s + self.grace_s
+        for i, (task, kind) in enumerate(zip(tasks, kinds, strict=True)):
+            if kind != "outcome":
+                continue
+            judged = judge_claim(task, out["claimed"][i], verdicts[i], out["objective"][i],
+                                 out["solutions"][i])
+            for name, value in judged.items():
+                out[name][i] = value
+            wall = out["t_wall"][i]
+            if wall is not None and wall > limit:
+                out["status"][i] = "timeout"
+                out["message"][i] = (f"the solver's own time {wall:.3f} s in the block is past "
+                                     f"the budget {task.budget_s:g} s + grace "
+                                     f"{self.grace_s:g} s")
+        out["t_prepare"] = [0.0] * n
+        if not self.prepare_paid:
+            out["t_prepare"][0] = slot.t_prepare
+            self.prepare_paid = True
+        self.reported.update(range(start, start + n))
+        same = {**self._shared(tasks[0], sweep),
+                **{k: v for k, v in {"started_at": slot.started_iso,
+                                     "limits": slot.limits_note(), "limits_by": slot.limits_by,
+                                     "host": slot_host(),
+                                     "peak_rss_mb": message.get("peak_rss_mb")}.items()
+                   if v is not None},
+                "block": self.block.key, "block_size": tasks[0].block_size, "chunk_size": n,
+                "chunk_wall": message.get("chunk_wall"), "block_wall": message.get("block_wall")}
+        varying = {name: values[start:start + n]
+                   for name, values in self._instance_columns().items()}
+        varying.update({name: values for name, values in out.items() if name not in same})
+        return ChunkRows(tasks, same, varying)
 
-    def _row(self, task: Task, result: dict[str, Any], verdict: Any, shared: dict[str, Any],
-             message: dict[str, Any] | None, sweep: str) -> dict[str, Any]:
-        from bench.execute.classify import outcome_columns
-        from bench.execute.runner import instance_columns, run_columns
+    def _shared(self, task: Task, sweep: str) -> dict[str, Any]:
+        """The run columns every run of the block shares (computed once)."""
+        from bench.execute.runner import run_columns
 
-        if self.shared_columns is None:  # the same for every run of the block
+        if self.shared_columns is None:
             self.shared_columns = run_columns(task, sweep)
-        row = {**self.shared_columns, **instance_columns(task),
-               **outcome_columns(task, result, verdict)}
+        return self.shared_columns
+
+    def _instance_columns(self) -> dict[str, list[Any]]:
+        """The instance columns of every run of the block, and its place in it (computed
+        once)."""
+        from bench.execute.runner import instance_columns
+        from bench.table.journal import transpose
+
+        if self.instance_columns is None:
+            rows = [{**instance_columns(task), "block_index": task.block_index}
+                    for task in self.block.tasks]
+            self.instance_columns = transpose(rows)
+        return self.instance_columns
+
+    def _row(self, task: Task, result: dict[str, Any], shared: dict[str, Any], sweep: str
+             ) -> dict[str, Any]:
+        """The row of a run the block's end gave its status (no chunk reported it)."""
+        from bench.execute.classify import outcome_columns
+        from bench.execute.runner import instance_columns
+
+        row = {**self._shared(task, sweep), **instance_columns(task),
+               **outcome_columns(task, result)}
         row.update({k: v for k, v in shared.items() if v is not None})
-        row.update(block_columns(task, message, len(message["results"]) if message else None))
-        if result.get("over_budget"):
-            row["status"] = "timeout"
-            row["message"] = result["over_budget"]
+        row.update(block_columns(task, None, None))
         return row
 
     def ended(self, result: dict[str, Any], sweep: str
@@ -164,7 +229,7 @@ class BlockRuns:
             if result.get("chunk_elapsed") is not None and result.get("chunk_size"):
                 run["t_wall"] = result["chunk_elapsed"] / result["chunk_size"]
             self.prepare_paid = True
-            rows.append((task, self._row(task, run, None, shared, None, sweep)))
+            rows.append((task, self._row(task, run, shared, sweep)))
         return rows, [self.block.tasks[i] for i in rest]
 
 

@@ -11,6 +11,8 @@ import json
 from typing import Any
 
 import instances
+from bench.execute.counters import counters_text, solutions_bucket, work_columns
+from bench.execute.described import ANSWER_JSON
 from bench.plan.suite import Task
 
 
@@ -35,8 +37,32 @@ def malformed(instance: Any, exc: Exception) -> Any:
 
 def check_many(tasks: list[Task], results: list[dict[str, Any]]) -> list[Any]:
     """The verdict on each result's answer (None where it returned none), every answer
-    checked: in one call of the family's ``check_many`` where it has one (a block's chunk),
-    else one ``check`` each. A malformed answer is an illegal one, as in
+    checked: see :func:`check_answers`."""
+    return check_answers(tasks, [result.get("solution") if result.get("kind") == "outcome"
+                                 else None for result in results])
+
+
+def check_texts(tasks: list[Task], texts: list[str | None]) -> list[Any]:
+    """:func:`check_answers` of answers given as their JSON text (a block's chunk); a text
+    that is no JSON is a malformed answer."""
+    answers: list[Any] = []
+    bad: dict[int, Any] = {}
+    for i, text in enumerate(texts):
+        try:
+            answers.append(None if text is None else json.loads(text))
+        except (TypeError, ValueError) as exc:
+            answers.append(None)
+            bad[i] = malformed(tasks[i].ref.instance, exc)
+    verdicts = check_answers(tasks, answers)
+    for i, verdict in bad.items():
+        verdicts[i] = verdict
+    return verdicts
+
+
+def check_answers(tasks: list[Task], answers: list[Any]) -> list[Any]:
+    """The verdict on each answer (the family's JSON form; None where there is none), every
+    answer checked: in one call of the family's ``check_many`` where it has one (a block's
+    chunk), else one ``check`` each. A malformed answer is an illegal one, as in
     :func:`check_solution`."""
     verdicts: list[Any] = [None] * len(tasks)
     if not tasks:
@@ -44,8 +70,7 @@ def check_many(tasks: list[Task], results: list[dict[str, Any]]) -> list[Any]:
     module = instances.family(tasks[0].ref.family)
     batch = getattr(module, "check_many", None)
     pending: list[tuple[int, Any, Any]] = []
-    for i, (task, result) in enumerate(zip(tasks, results, strict=True)):
-        answer = result.get("solution") if result.get("kind") == "outcome" else None
+    for i, (task, answer) in enumerate(zip(tasks, answers, strict=True)):
         if answer is None:
             continue
         instance = task.ref.instance
@@ -61,18 +86,6 @@ def check_many(tasks: list[Task], results: list[dict[str, Any]]) -> list[Any]:
         for (i, _, _), verdict in zip(pending, got, strict=True):
             verdicts[i] = verdict
     return verdicts
-
-
-#: The encoders of the row's JSON text columns (one each, not one per ``json.dumps`` call).
-COUNTERS_JSON = json.JSONEncoder(sort_keys=True)
-ANSWER_JSON = json.JSONEncoder(separators=(",", ":"))
-
-
-def solutions_bucket(count: Any) -> str | None:
-    """A solution count as the ``solutions`` column says it: "0", "1", "2+" (None if absent)."""
-    if isinstance(count, bool) or not isinstance(count, int | float) or count != count:
-        return None
-    return "0" if count <= 0 else "1" if count < 2 else "2+"
 
 
 def outcome_columns(task: Task, result: dict[str, Any], verdict: Any = None) -> dict[str, Any]:
@@ -95,13 +108,10 @@ def outcome_columns(task: Task, result: dict[str, Any], verdict: Any = None) -> 
         "t_solve": result.get("t_solve"),
         "peak_rss_mb": result.get("peak_rss_mb"),
         "peak_cgroup_mb": result.get("peak_cgroup_mb"),
-        "work_nodes": counters.get("nodes", counters.get("branches")),
-        "work_conflicts": counters.get("conflicts"),
-        "work_restarts": counters.get("restarts"),
-        "solutions": solutions_bucket(counters.get("solutions")),
+        **work_columns(counters),
         "model_vars": result.get("model_vars"),
         "model_constraints": result.get("model_constraints"),
-        "counters": COUNTERS_JSON.encode(counters) if counters else None,
+        "counters": counters_text(counters),
         "score_trace": json.dumps(result["score_trace"]) if result.get("score_trace") else None,
     }
     if kind != "outcome":
@@ -112,14 +122,25 @@ def outcome_columns(task: Task, result: dict[str, Any], verdict: Any = None) -> 
 
 
 def judge(task: Task, result: dict[str, Any], checked: Any = None) -> dict[str, Any]:
-    """Status, verified, verdict and score of an outcome a solver returned (``checked``: the
-    checker's verdict on its answer when already made)."""
-    claimed = result["claimed"]
+    """Status, verified, verdict, score and solution text of an outcome a solver returned
+    (``checked``: the checker's verdict on its answer when already made)."""
+    answer, verdict = result.get("solution"), None
+    if answer is not None:
+        verdict = checked if checked is not None else check_solution(task, answer)[1]
+    counters = result.get("counters") or {}
+    out = judge_claim(task, result["claimed"], verdict, result.get("objective"),
+                      solutions_bucket(counters.get("solutions")))
+    if answer is not None:
+        out["solution"] = ANSWER_JSON.encode(answer)
+    return out
+
+
+def judge_claim(task: Task, claimed: str, verdict: Any, objective: float | None,
+                solutions: str | None) -> dict[str, Any]:
+    """Status, verified, verdict and score of a claim, given the checker's verdict on its
+    answer (None: it returned none) and its ``solutions`` bucket (bench/execute/counters.py)."""
     out: dict[str, Any] = {"status": claimed}
-    verdict = None
-    if result.get("solution") is not None:
-        verdict = checked if checked is not None else check_solution(task, result["solution"])[1]
-        out["solution"] = ANSWER_JSON.encode(result["solution"])
+    if verdict is not None:
         out["verified"] = bool(verdict.legal)
         out["verdict"] = verdict.reason or ("solved" if verdict.solved else "legal")
         out["score"] = verdict.score
@@ -128,15 +149,15 @@ def judge(task: Task, result: dict[str, Any], checked: Any = None) -> dict[str, 
         if verdict is None:
             return {**out, "status": "wrong", "verdict": f"claimed {claimed} without a solution"}
         minimizing = instances.family(task.ref.family).objective == "min"
-        problem = (claim_problem(claimed, verdict, generated, result.get("objective"), minimizing)
-                   or count_problem(result.get("counters") or {}, claimed, generated))
+        problem = (claim_problem(claimed, verdict, generated, objective, minimizing)
+                   or count_problem(solutions, claimed, generated))
         if problem:
             return {**out, "status": "wrong", "verdict": problem}
     elif claimed == "infeasible":
         if generated.feasible:
             return {**out, "status": "wrong",
                     "verdict": "claimed infeasible on an instance known to have a solution"}
-        if solutions_bucket((result.get("counters") or {}).get("solutions")) not in (None, "0"):
+        if solutions not in (None, "0"):
             return {**out, "status": "wrong", "verdict": "claimed infeasible while counting "
                                                         "solutions"}
     elif claimed == "unknown" and verdict is not None:
@@ -149,10 +170,9 @@ def judge(task: Task, result: dict[str, Any], checked: Any = None) -> dict[str, 
     return out
 
 
-def count_problem(counters: dict[str, Any], claimed: str, generated: Any) -> str:
-    """Why a solution count that comes with a solution is wrong, or "": a found solution is at
-    least one, and a puzzle known to be unique has exactly one."""
-    bucket = solutions_bucket(counters.get("solutions"))
+def count_problem(bucket: str | None, claimed: str, generated: Any) -> str:
+    """Why a solution count (its ``solutions`` bucket) that comes with a solution is wrong, or
+    "": a found solution is at least one, and a puzzle known to be unique has exactly one."""
     if bucket == "0":
         return f"claimed {claimed} with a solution but counted 0 solutions"
     if bucket == "2+" and generated.known_solutions == 1:

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.execute.adaptive import AdaptiveStream
-from bench.execute.blocks import Block, BlockRuns, block_payload
+from bench.execute.blocks import Block, BlockRuns, ChunkRows, block_payload
 from bench.execute.classify import outcome_columns
 from bench.execute.limits import process_table
 from bench.execute.slot import GRACE_S, MEMORY_POLL_S, POLL_S, RunnerError, Slot
@@ -121,7 +121,7 @@ class LadderScheduler:
             self.tally[stream] = [0, 0]
             for task in rungs[index + 1]:
                 if task.key in self.done:
-                    self._count(stream, self.done[task.key])
+                    self._count(stream, self.done[task.key].get("status"))
                 else:
                     self.queue[stream].append(task)
 
@@ -135,7 +135,7 @@ class LadderScheduler:
                 return
             for task in batch:
                 if task.key in self.done:
-                    chooser.record(task, self.done[task.key])
+                    chooser.record(task, self.done[task.key].get("status"))
                 else:
                     self.queue[stream].append(task)
 
@@ -143,9 +143,9 @@ class LadderScheduler:
         solved, total = self.tally[stream]
         return total > 0 and (total - solved) / total >= self.abort_fraction - 1e-12
 
-    def _count(self, stream: tuple[str, str], row: dict[str, Any]) -> None:
+    def _count(self, stream: tuple[str, str], status: str | None) -> None:
         self.tally[stream][1] += 1
-        if row.get("status") in SUCCESS:
+        if status in SUCCESS:
             self.tally[stream][0] += 1
 
     def next_task(self) -> Task | Block | None:
@@ -189,13 +189,19 @@ class LadderScheduler:
             self.queue[task.stream].appendleft(task)
 
     def finished(self, task: Task, row: dict[str, Any]) -> None:
-        stream = task.stream
-        self.open[stream] -= 1
-        if stream in self.adaptive:
-            self.adaptive[stream].record(task, row)
-        else:
-            self._count(stream, row)
-        self._advance(stream)
+        self.finished_many([task], [row["status"]])
+
+    def finished_many(self, tasks: list[Task], statuses: list[str]) -> None:
+        """Runs ended with these statuses (a block's chunk: all of one stream)."""
+        for task, status in zip(tasks, statuses, strict=True):
+            stream = task.stream
+            self.open[stream] -= 1
+            if stream in self.adaptive:
+                self.adaptive[stream].record(task, status)
+            else:
+                self._count(stream, status)
+        for stream in dict.fromkeys(task.stream for task in tasks):
+            self._advance(stream)
 
     def take_skipped(self) -> list[tuple[Task, str]]:
         out, self.skipped = self.skipped, []
@@ -291,21 +297,26 @@ class Runner:
     def run(self, scheduler: LadderScheduler, sweep: str,
             on_row: Callable[[dict[str, Any]], None],
             on_note: Callable[[list[str]], None] | None = None,
-            on_rows: Callable[[list[dict[str, Any]]], None] | None = None) -> None:
+            on_chunk: Callable[[ChunkRows], None] | None = None) -> None:
         """Until the scheduler has nothing left: give out runs, watch them, report rows.
         ``on_note`` is told what the workers say they are doing before their runs start (a
-        first run's compilation), sorted, each time that changes. ``on_rows``, when given,
-        takes the rows of a block's chunk at once (one journal write), else ``on_row`` each."""
+        first run's compilation), sorted, each time that changes. ``on_chunk``, when given,
+        takes the rows of a block's chunk at once, as columns (one journal write), else
+        ``on_row`` each."""
         notes: list[str] = []
 
         def emit(rows: list[tuple[Task, dict[str, Any]]]) -> None:
-            if on_rows is not None:
-                on_rows([row for _, row in rows])
-            else:
-                for _, row in rows:
-                    on_row(row)
             for task, row in rows:
+                on_row(row)
                 scheduler.finished(task, row)
+
+        def emit_chunk(chunk: ChunkRows) -> None:
+            if on_chunk is not None:
+                on_chunk(chunk)
+            else:
+                for row in chunk.rows():
+                    on_row(row)
+            scheduler.finished_many(chunk.tasks, chunk.column("status"))
 
         try:
             while True:
@@ -321,7 +332,8 @@ class Runner:
                 for slot, unit, result, messages in self._ended(busy):
                     if isinstance(unit, Block):
                         runs = self.blocks.setdefault(id(unit), BlockRuns(unit, self.grace_s))
-                        emit(runs.rows(messages, slot, sweep))
+                        for message in messages:
+                            emit_chunk(runs.chunk(message, slot, sweep))
                         if result is not None:
                             del self.blocks[id(unit)]
                             rows, rest = runs.ended(result, sweep)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.api import ParamError
+from bench.execute.blocks import ChunkRows
 from bench.execute.runner import LadderScheduler, Runner, available_cpus
 from bench.plan.registry import load_named, load_solvers
 from bench.plan.specs import InstanceRef
@@ -176,11 +177,15 @@ class Progress:
             self.ticker.start()
 
     def _count(self, row: dict[str, Any]) -> None:
-        self.counts[row["status"]] += 1
-        self.done += 1
-        if row["status"] != "skipped":
-            self.run_seconds += float(row.get("t_wall") or 0.0)
-            self.timed += 1
+        self._count_runs([row["status"]], [row.get("t_wall")])
+
+    def _count_runs(self, statuses: list[str], walls: list[float | None]) -> None:
+        self.counts.update(statuses)
+        self.done += len(statuses)
+        for status, wall in zip(statuses, walls, strict=True):
+            if status != "skipped":
+                self.run_seconds += float(wall or 0.0)
+                self.timed += 1
 
     def opening(self) -> str:
         """The first line: the runs to make, and on a resume how many are already done."""
@@ -231,15 +236,14 @@ class Progress:
                 self.say(self.line())
             self._refresh_bar(advance=1)
 
-    def update_many(self, rows: list[dict[str, Any]]) -> None:
-        """Runs of a block's chunk ended."""
+    def update_many(self, statuses: list[str], walls: list[float | None]) -> None:
+        """Runs of a block's chunk ended, with these statuses and times."""
         with self.lock:
-            for row in rows:
-                self._count(row)
+            self._count_runs(statuses, walls)
             if self.mode == "lines" and self.done >= self.next_step:
                 self.next_step = (self.done // self.step + 1) * self.step
                 self.say(self.line())
-            self._refresh_bar(advance=len(rows))
+            self._refresh_bar(advance=len(statuses))
 
     def note(self, notes: list[str]) -> None:
         """What the workers are doing before their runs start (first-run compilations)."""
@@ -425,9 +429,9 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
         journal.append(row)
         bar.update(row)
 
-    def record_many(rows: list[dict[str, Any]]) -> None:
-        journal.append_many(rows)
-        bar.update_many(rows)
+    def record_chunk(chunk: ChunkRows) -> None:
+        journal.append_columns(chunk.same, chunk.varying, len(chunk.tasks))
+        bar.update_many(chunk.column("status"), chunk.column("t_wall"))
 
     try:
         with executor_for(executor, scheduler, jobs, suite.cores, plugins,
@@ -435,7 +439,7 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
             if executor == "dask":
                 bar.workers = runner.capacity()
             if executor == "local":
-                runner.run(order, sweep, record, bar.note, on_rows=record_many)
+                runner.run(order, sweep, record, bar.note, on_chunk=record_chunk)
             else:
                 runner.run(order, sweep, record, bar.note)
     finally:

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 import instances
+from bench.execute import described
 from bench.execute.limits import become_subreaper, die_with_parent, end_own_descendants
 
 MB = 1024 * 1024
@@ -54,13 +55,6 @@ AS_BACKSTOP_FLOOR_MB = 16384
 #: kill loses only the chunk in flight, and each chunk costs the parent one journal fsync.
 BLOCK_CHUNK_S = 0.25
 BLOCK_CHUNK_MAX = 4096
-
-
-def _absent(value: Any) -> bool:
-    """Whether a described outcome's field can be left out of a block's results (the parent
-    reads a missing field as null): None, or an empty list (no score trace). A numpy scalar
-    is a value, whatever it compares equal to."""
-    return value is None or (type(value) is list and not value)
 
 
 def set_memory_backstop(mem_mb: int) -> int:
@@ -308,7 +302,7 @@ class Worker:
             tail = "".join(traceback.format_exception(exc)[-3:])
             result.update(kind="error", message=f"{type(exc).__name__}: {exc}\n{tail}"[:4000])
         else:
-            result.update(kind="outcome", **self.describe(outcome, instance))
+            result.update(kind="outcome", **described.describe(outcome, instance))
         result["t_wall"] = time.monotonic() - start
         result["t_cpu"] = cpu_seconds() - cpu0
         result["peak_rss_mb"] = peak_rss_mb()
@@ -322,8 +316,9 @@ class Worker:
         """A block: its instances solved in chunks, each chunk's results sent as they come.
 
         Before each chunk the worker says ``{"op": "chunk", "start": i, "n": k}`` (the
-        watchdog gives it ``k`` budgets), after it ``{"op": "rows", ...}`` with one result
-        per instance (the solver's own time, counters, answer), so that a kill loses only the
+        watchdog gives it ``k`` budgets), after it ``{"op": "rows", ...}`` with the chunk's
+        columns (bench/execute/described.py: one value per instance of its claim, answer,
+        own time, counters), so that a kill loses only the
         chunk in flight. A solver with a batch entry (``spec.batch``) gets each chunk in one
         call, chunks sized from its rate to last about ``BLOCK_CHUNK_S``; one without is called
         per instance, each a chunk of one with a budget of its own. The last message is the
@@ -343,9 +338,9 @@ class Worker:
             chunk = items[done:done + (size if spec.batch else 1)]
             send({"op": "chunk", "id": task["id"], "start": done, "n": len(chunk)})
             cpu0, t0 = cpu_seconds(), time.monotonic()
-            results = self._chunk(spec, chunk, per_s, task, params)
+            columns = self._chunk(spec, chunk, per_s, task, params)
             wall = time.monotonic() - t0
-            send({"op": "rows", "id": task["id"], "start": done, "results": results,
+            send({"op": "rows", "id": task["id"], "start": done, "columns": columns,
                   "chunk_wall": wall, "chunk_cpu": cpu_seconds() - cpu0,
                   "block_wall": time.monotonic() - start, "peak_rss_mb": peak_rss_mb()})
             done += len(chunk)
@@ -361,16 +356,18 @@ class Worker:
         return result
 
     def _chunk(self, spec: Any, chunk: list[Any], per_s: float, task: dict[str, Any],
-               params: dict[str, Any]) -> list[dict[str, Any]]:
-        """The results of one chunk: the batch entry's outcomes, or one ``solve`` call."""
-        from bench.api import Budget
+               params: dict[str, Any]) -> dict[str, list[Any]]:
+        """The columns of one chunk (bench/execute/described.py): the batch entry's outcomes,
+        or one ``solve`` call's."""
+        from bench.api import Budget, Outcomes
 
         mem, cores, seed = task["mem_mb"], task["cores"], task["seed"]
         t0, cpu0 = time.monotonic(), cpu_seconds()
         try:
             if spec.batch:
                 budget = Budget(per_s, mem, cores, t0 + per_s * len(chunk))
-                outcomes = list(spec.batch(chunk, budget, seed, **params))
+                got = spec.batch(chunk, budget, seed, **params)
+                outcomes = got if isinstance(got, Outcomes) else list(got)
                 if len(outcomes) != len(chunk):
                     raise TypeError(f"the batch entry returned {len(outcomes)} outcomes for "
                                     f"{len(chunk)} instances")
@@ -378,42 +375,18 @@ class Worker:
                 outcomes = [spec.solve(chunk[0], Budget(per_s, mem, cores, t0 + per_s), seed,
                                        **params)]
         except MemoryError:
-            return [{"kind": "memout", "message": "MemoryError: an allocation was refused"}
-                    for _ in chunk]
+            return described.failed_columns("memout", "MemoryError: an allocation was refused",
+                                             len(chunk))
         except Exception as exc:
             tail = "".join(traceback.format_exception(exc)[-3:])
             message = f"{type(exc).__name__}: {exc}\n{tail}"[:4000]
-            return [{"kind": "error", "message": message} for _ in chunk]
+            return described.failed_columns("error", message, len(chunk))
         wall, cpu = time.monotonic() - t0, cpu_seconds() - cpu0
-        results = []
-        for instance, outcome in zip(chunk, outcomes, strict=True):
-            try:
-                described = {"kind": "outcome", **{k: v for k, v in self.describe(
-                    outcome, instance).items() if not _absent(v)}}
-            except Exception as exc:
-                described = {"kind": "error", "message": f"{type(exc).__name__}: {exc}"}
-            own = getattr(outcome, "t_wall", None)
-            described["t_wall"] = own if own is not None else wall / len(chunk)
-            # the chunk's CPU time, shared in proportion to each instance's own time
-            described["t_cpu"] = cpu * described["t_wall"] / wall if wall > 0 else None
-            results.append(described)
-        return results
-
-    @staticmethod
-    def describe(outcome, instance) -> dict[str, Any]:
-        from bench.api import Outcome
-
-        if not isinstance(outcome, Outcome):
-            raise TypeError(f"solve() returned {type(outcome).__name__}, not an Outcome")
-        solution = None
-        if outcome.solution is not None:
-            solution = outcome.solution.to_json(instance)
-        return {"claimed": outcome.status, "solution": solution, "objective": outcome.objective,
-                "counters": {k: float(v) for k, v in outcome.counters.items()},
-                "t_encode": outcome.t_encode, "t_solve": outcome.t_solve,
-                "model_vars": outcome.model_vars, "model_constraints": outcome.model_constraints,
-                "score_trace": [list(map(float, p)) for p in outcome.score_trace],
-                **({"message": outcome.note} if outcome.note else {})}
+        if isinstance(outcomes, Outcomes):
+            columns = described.outcomes_columns(outcomes, len(chunk))
+        else:
+            columns = described.outcome_list_columns(outcomes, chunk)
+        return described.chunk_columns(columns, wall, cpu)
 
 
 def main(argv: list[str] | None = None) -> None:

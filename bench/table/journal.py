@@ -30,12 +30,19 @@ def _clean(value: Any) -> Any:
 
 
 def _pack(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Rows to a chunk line's two parts: ``same``, each column whose value (and its type) is one
-    for every row, given once; ``rows``, every other column as a list as long as the chunk
-    (null where a row has none). Columns in first-seen order; non-finite floats made null."""
-    n = len(rows)
-    same, varying = {}, {}
-    for name, values in _transpose(rows).items():
+    """Rows to a chunk line's two parts (:func:`_split`)."""
+    return _split({}, transpose(rows), len(rows))
+
+
+def _split(same: dict[str, Any], columns: dict[str, list[Any]], n: int
+           ) -> dict[str, dict[str, Any]]:
+    """Columns to a chunk line's two parts: ``same``, the given constant columns and each
+    column whose value (and its type) is one for every row, given once; ``rows``, every other
+    column as a list as long as the chunk (null where a row has none). Columns in the order
+    given; non-finite floats made null."""
+    same = {name: _clean(value) for name, value in same.items()}
+    varying = {}
+    for name, values in columns.items():
         kinds = set(map(type, values))
         if float in kinds and not _finite(values):
             values = [_clean(v) for v in values]
@@ -47,7 +54,7 @@ def _pack(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return {"same": same, "rows": varying}
 
 
-def _transpose(rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
+def transpose(rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
     """Rows to columns: the union of their names in first-seen order, null where a row has
     none (rows of one layout are transposed at C speed)."""
     names = tuple(rows[0])
@@ -121,13 +128,13 @@ class Journal:
                 single.append(line)
                 continue
             if single:
-                add(_transpose(single), len(single))
+                add(transpose(single), len(single))
                 single = []
             varying = line["rows"]
             size = len(next(iter(varying.values()))) if varying else 0
             add({**{k: [v] * size for k, v in line.get("same", {}).items()}, **varying}, size)
         if single:
-            add(_transpose(single), len(single))
+            add(transpose(single), len(single))
         return columns, n
 
     def _lines(self) -> list[dict[str, Any]]:
@@ -163,15 +170,27 @@ class Journal:
 
     def append_many(self, rows: list[dict[str, Any]]) -> None:
         """Append rows (a block's chunk) with one write and one fsync."""
-        if self._handle is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._handle = open(self.path, "a", encoding="utf-8")
         dumps = json.dumps
         if len(rows) > 1:
             text = dumps(_pack(rows), separators=(",", ":")) + "\n"
         else:
             text = "".join(dumps({k: _clean(v) for k, v in row.items()}, separators=(",", ":"))
                            + "\n" for row in rows)
+        self._write(text)
+
+    def append_columns(self, same: dict[str, Any], varying: dict[str, list[Any]], n: int
+                       ) -> None:
+        """Append ``n`` rows given as columns (``same``: one value for all; ``varying``: a
+        list of ``n`` each) as one chunk line, with one write and one fsync."""
+        if n == 1:
+            self.append_many([{**same, **{name: values[0] for name, values in varying.items()}}])
+        elif n:
+            self._write(json.dumps(_split(same, varying, n), separators=(",", ":")) + "\n")
+
+    def _write(self, text: str) -> None:
+        if self._handle is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._handle = open(self.path, "a", encoding="utf-8")
         self._handle.write(text)
         self._handle.flush()
         os.fsync(self._handle.fileno())

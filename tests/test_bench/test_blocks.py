@@ -139,11 +139,13 @@ def test_block_kill_keeps_finished_rows_and_requeues_the_rest(tmp_path):
     block = block_of(tmp_path)
     runs = BlockRuns(block, grace_s=1.0)
     made = PLANTED({"box": 3, "clues": 30}, 1)
-    answer = {"kind": "outcome", "claimed": "solved", "t_wall": 0.001,
-              "solution": made.secret.to_json()}
-    rows = runs.rows([{"start": 0, "results": [answer], "chunk_wall": 0.001,
-                       "block_wall": 0.002}], FakeSlot(), "s")
-    assert len(rows) == 1 and rows[0][1]["t_prepare"] == 0.5
+    answer = {"kind": ["outcome"], "claimed": ["solved"], "t_wall": [0.001],
+              "solution": [json.dumps(made.secret.to_json())]}
+    chunk = runs.chunk({"start": 0, "columns": answer, "chunk_wall": 0.001,
+                        "block_wall": 0.002}, FakeSlot(), "s")
+    rows = chunk.rows()
+    assert len(rows) == 1 and rows[0]["t_prepare"] == 0.5
+    assert rows[0]["status"] == "solved" and rows[0]["verified"]
     killed, rest = runs.ended({"kind": "timeout", "message": "killed", "chunk_start": 1,
                                "chunk_size": 1, "chunk_elapsed": 11.0}, "s")
     assert [t.block_index for t, _ in killed] == [1]
@@ -155,8 +157,8 @@ def test_block_own_time_past_budget_is_a_timeout(tmp_path):
     block = block_of(tmp_path, 1)
     runs = BlockRuns(block, grace_s=1.0)
     task = block.tasks[0]
-    result = {"kind": "outcome", "claimed": "unknown", "t_wall": task.budget_s + 2.0}
-    ((_, row),) = runs.rows([{"start": 0, "results": [result]}], FakeSlot(), "s")
+    result = {"kind": ["outcome"], "claimed": ["unknown"], "t_wall": [task.budget_s + 2.0]}
+    (row,) = runs.chunk({"start": 0, "columns": result}, FakeSlot(), "s").rows()
     assert row["status"] == "timeout" and "past the budget" in row["message"]
 
 
@@ -191,11 +193,36 @@ def test_the_journal_read_as_columns_is_the_rows(tmp_path):
     pd.testing.assert_frame_equal(to_frame(rows), to_frame(columns))
 
 
-def test_a_block_result_leaves_out_only_nulls_and_empty_traces():
+def test_a_chunk_leaves_out_only_columns_without_a_value():
     import numpy as np
 
-    from bench.execute.worker import _absent
+    from bench.execute.described import chunk_columns
 
-    assert _absent(None) and _absent([])
-    for value in (np.float64(3.0), np.int64(0), 0, 0.0, "", {}, [1.0], False):
-        assert not _absent(value), value
+    columns = {"kind": ["outcome"] * 3, "objective": [None, None, None],
+               "counters": [None, "{}", None], "t_wall": [None, 0.5, None],
+               "work_nodes": [np.int64(0), 0, 0.0], "score_trace": [None] * 3}
+    sent = chunk_columns(columns, wall=1.0, cpu=2.0)
+    assert set(sent) == {"kind", "counters", "t_wall", "t_cpu", "work_nodes"}
+    assert sent["t_wall"] == [1 / 3, 0.5, 1 / 3]  # its own, else a share of the chunk's
+    assert sent["t_cpu"] == [2 / 3, 1.0, 2 / 3]
+
+
+def test_a_chunks_counters_read_as_the_rows_do():
+    """The template the columns are written with gives the encoder's own text, and the work
+    columns are those a single run's row takes."""
+    from bench.execute.counters import counter_columns, counters_text, work_columns
+
+    counters = {"nodes": [3, 1.5, None], "branches": [9, 9, 9], "solutions": [1, 2, 0],
+                "restarts": [0, 1, 2]}
+    got = counter_columns(counters, 3)
+    for i in range(3):
+        one = {k: float(v[i]) for k, v in counters.items() if v[i] is not None}
+        assert got["counters"][i] == counters_text(one)
+        for name, value in work_columns(one).items():
+            assert got[name][i] == value, (name, i)
+    complete = counter_columns({"b": [1, 2], "a": [0.5, float("nan")]}, 2)
+    assert complete["counters"] == [counters_text({"a": 0.5, "b": 1.0}),
+                                    counters_text({"a": float("nan"), "b": 2.0})]
+    assert counter_columns({}, 2) == {k: [None, None] for k in
+                                      ("counters", "work_nodes", "work_conflicts",
+                                       "work_restarts", "solutions")}

@@ -327,3 +327,28 @@ def test_collections_solved_and_unique(shared_data, name):
         assert outcome.status == "solved", generated.instance.name
         assert check(generated.instance, outcome.solution).solved
         assert outcome.counters["solutions"] == 1
+
+
+def test_the_batch_entry_says_what_solve_says_of_each_puzzle():
+    """Claims, answers and counters of ``solve_batch`` (the kernel's columns, puzzles it
+    stops at ``max_nodes`` or its cap searched again, other sizes one call each) are those of
+    ``solve`` on each puzzle alone; each answer's text is the family's JSON of it."""
+    import json
+
+    from searches.sudoku_native import solve_batch
+
+    puzzles = [planted(3, clues, seed).instance for clues in (17, 24, 30) for seed in (1, 2)]
+    two = Instance(3, tuple([v if i > 12 else 0 for i, v in enumerate(puzzles[-1].grid)]))
+    bad = Instance(3, (1, 1) + puzzles[0].grid[2:])
+    puzzles += [planted(2, 6, 1).instance, two, bad, planted(4, 120, 1).instance]
+    for params in ({}, {"unique": False}, {"max_nodes": 2}, {"fast9": False}):
+        got = solve_batch(puzzles, budget(10), 0, **params)
+        assert len(got) == len(puzzles) and all(t > 0 for t in got.t_wall)
+        for i, puzzle in enumerate(puzzles):
+            alone = solve(puzzle, budget(10), 0, **params)
+            assert got.claimed[i] == alone.status, (params, i)
+            answer = None if alone.solution is None else json.dumps(
+                alone.solution.to_json(puzzle), separators=(",", ":"))
+            assert got.answers[i] == answer, (params, i)
+            counters = {k: v[i] for k, v in got.counters.items() if v[i] is not None}
+            assert counters == alone.counters, (params, i)

@@ -1,0 +1,66 @@
+"""A solver's counters as the row says them: the ``counters`` column (every counter, as JSON
+text with sorted names) and the columns taken out of it (``work_nodes``, ``work_conflicts``,
+``work_restarts``, the ``solutions`` bucket).
+
+One place for both the parent (bench/execute/classify.py, a run's row) and the worker
+(bench/execute/worker.py, a block's chunk, whose columns it sends ready-made), so that a row
+says the same whatever way it came. Many rows at once (:func:`counter_columns`) are written
+from the columns without a dict per row where every row has every counter.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+#: The encoder of the ``counters`` column (one, not one per ``json.dumps`` call).
+COUNTERS_JSON = json.JSONEncoder(sort_keys=True)
+
+
+def solutions_bucket(count: Any) -> str | None:
+    """A solution count as the ``solutions`` column says it: "0", "1", "2+" (None if absent)."""
+    if isinstance(count, bool) or not isinstance(count, int | float) or count != count:
+        return None
+    return "0" if count <= 0 else "1" if count < 2 else "2+"
+
+
+def work_columns(counters: dict[str, Any]) -> dict[str, Any]:
+    """The columns a row takes out of a run's counters (None where it has no such counter)."""
+    return {"work_nodes": counters.get("nodes", counters.get("branches")),
+            "work_conflicts": counters.get("conflicts"),
+            "work_restarts": counters.get("restarts"),
+            "solutions": solutions_bucket(counters.get("solutions"))}
+
+
+def counters_text(counters: dict[str, Any]) -> str | None:
+    """The ``counters`` column of one run (None for no counters)."""
+    return COUNTERS_JSON.encode(counters) if counters else None
+
+
+def counter_columns(counters: dict[str, list[Any]], n: int) -> dict[str, list[Any]]:
+    """The ``counters`` and work columns of ``n`` runs from counters given as columns (name ->
+    one value per run, None where a run has no such counter), each value made a float.
+
+    Where every run has every counter and every value is finite, the text is written from a
+    template (the encoder's own text: sorted names, ``float.__repr__``); otherwise run by run,
+    through the encoder."""
+    names = sorted(counters)
+    values = {name: [None if v is None else float(v) for v in counters[name]] for name in names}
+    complete = all(None not in column for column in values.values())
+    if names and complete and all(math.isfinite(sum(column)) for column in values.values()):
+        template = "{" + ", ".join(f"{json.dumps(name)}: %r" for name in names) + "}"
+        texts = [template % row for row in zip(*values.values(), strict=True)]
+    else:
+        texts = [counters_text({k: v for k, v in zip(names, row, strict=True) if v is not None})
+                 for row in zip(*values.values(), strict=True)] if names else [None] * n
+    none = [None] * n
+    nodes = values.get("nodes") or values.get("branches") or none
+    if "nodes" in values and "branches" in values and None in values["nodes"]:
+        nodes = [a if a is not None else b for a, b in zip(values["nodes"], values["branches"],
+                                                              strict=True)]
+    return {"counters": texts, "work_nodes": nodes,
+            "work_conflicts": values.get("conflicts") or none,
+            "work_restarts": values.get("restarts") or none,
+            "solutions": [solutions_bucket(v) for v in values["solutions"]]
+            if "solutions" in values else none}

@@ -99,6 +99,10 @@ class Family:
     - ``check_many(instances, solutions) -> list[Verdict]``: the checker on many answers at
       once (a block's chunk), the same verdicts as ``check`` one by one, only faster; like
       ``check`` it imports nothing of the solvers or the harness.
+    - ``check_texts(instances, texts) -> list[Verdict | None]``: the checker on many answers
+      given as the text of their JSON (a block's chunk, as the worker sends it), for those
+      it can judge at once; None for every other (the harness then reads the answer and
+      checks it with ``check_many`` or ``check``). A verdict it gives must be ``check``'s.
     - ``sniff(path) -> bool``: whether a file with one of the suffixes is this family's, for
       suffixes that two families share (``.txt``).
     - ``picture``: ``"module:function"`` of the picture drawer, called as
@@ -133,6 +137,7 @@ class Family:
     commands: str | None = None
     examples: tuple[str, ...] = ()
     check_many: Callable[[Any, Any], list[Verdict]] | None = None
+    check_texts: Callable[[Any, Any], list[Verdict | None]] | None = None
 
     def instance_from_json(self, data: dict[str, Any]) -> Any:
         """The instance ``instance.to_json()`` gave."""
@@ -163,7 +168,7 @@ def resolve_target(target: str, what: str) -> Any:
 
 
 _CALLABLE = ("read_file", "write_file", "read_solution", "check", "render")
-_OPTIONAL_CALLABLE = ("sniff", "check_many")
+_OPTIONAL_CALLABLE = ("sniff", "check_many", "check_texts")
 _TARGETS = ("picture", "commands")
 
 

@@ -43,19 +43,26 @@ def check_many(tasks: list[Task], results: list[dict[str, Any]]) -> list[Any]:
 
 
 def check_texts(tasks: list[Task], texts: list[str | None]) -> list[Any]:
-    """:func:`check_answers` of answers given as their JSON text (a block's chunk); a text
-    that is no JSON is a malformed answer."""
+    """:func:`check_answers` of answers given as their JSON text (a block's chunk): first the
+    family's ``check_texts`` where it has one (the answers it judges at once), then the rest
+    read and checked; a text that is no JSON is a malformed answer."""
+    verdicts: list[Any] = [None] * len(tasks)
+    if not tasks:
+        return verdicts
+    quick = getattr(instances.family(tasks[0].ref.family), "check_texts", None)
+    if quick is not None:
+        verdicts = list(quick([task.ref.instance for task in tasks], texts))
+    rest = [i for i, text in enumerate(texts) if text is not None and verdicts[i] is None]
     answers: list[Any] = []
-    bad: dict[int, Any] = {}
-    for i, text in enumerate(texts):
+    for i in rest:
         try:
-            answers.append(None if text is None else json.loads(text))
+            answers.append(json.loads(texts[i]))
         except (TypeError, ValueError) as exc:
             answers.append(None)
-            bad[i] = malformed(tasks[i].ref.instance, exc)
-    verdicts = check_answers(tasks, answers)
-    for i, verdict in bad.items():
-        verdicts[i] = verdict
+            verdicts[i] = malformed(tasks[i].ref.instance, exc)
+    for i, verdict in zip(rest, check_answers([tasks[i] for i in rest], answers), strict=True):
+        if verdicts[i] is None:
+            verdicts[i] = verdict
     return verdicts
 
 

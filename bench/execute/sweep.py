@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import gc
 import json
 import math
 import os
@@ -56,6 +57,15 @@ def prepare_sweep(suite_name: str, *, solvers: list[str] | None = None,
     repeats = checked_override("repeats", repeats, int)
     if repeats is not None and repeats > MAX_REPEATS:
         raise SuiteError(f"repeats must be at most {MAX_REPEATS}, got {repeats}")
+    with collection_paused():
+        return _prepare(suite_name, timeout, mem, repeats, solvers, params, data_dir, plugins)
+
+
+def _prepare(suite_name: str, timeout: float | None, mem: int | None, repeats: int | None,
+             solvers: list[str] | None, params: dict[str, str] | None,
+             data_dir: str | Path | None, plugins: list[str] | tuple[str, ...]
+             ) -> tuple[Suite, list[Task]]:
+    """:func:`prepare_sweep` once its overrides are checked."""
     suite = load_suite(suite_name, data_dir)
     registry = load_solvers([*plugins, *suite.plugins])
     if timeout is not None:
@@ -84,6 +94,31 @@ def prepare_sweep(suite_name: str, *, solvers: list[str] | None = None,
             seen.add(task.key)
             tasks.append(task)
     return suite, tasks
+
+
+@contextlib.contextmanager
+def collection_paused() -> Iterator[None]:
+    """No cyclic garbage collection inside (reference counting still frees): planning makes
+    a few objects per run and no cycles, and each collection would walk every object made so
+    far, tens of thousands of runs' worth in a big grid."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+@contextlib.contextmanager
+def plan_frozen() -> Iterator[None]:
+    """The objects alive now (the planned runs) left out of every collection inside: they
+    live as long as the sweep, and would be walked by each full collection."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 #: Off a terminal, a progress line is printed at least this often (seconds) ...
@@ -325,7 +360,7 @@ def run_sweep(suite_name: str, *, solvers: list[str] | None = None,
                          f"need the local executor, not {executor}")
     sweep = name or suite.name
     plugins = [*plugins, *suite.plugins]
-    with sweep_lock(Path(results), sweep):
+    with sweep_lock(Path(results), sweep), plan_frozen():
         return _run_locked(suite, tasks, sweep, Path(results) / sweep, jobs=jobs,
                            resume=resume, overwrite=overwrite, plugins=plugins, progress=progress,
                            argv=argv, executor=executor, scheduler=scheduler)

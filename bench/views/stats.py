@@ -242,7 +242,7 @@ def _summarize(data: pd.DataFrame) -> pd.DataFrame:
     ok = data["_ok"].to_numpy(dtype=bool)
     work = data.assign(_t_ok=t_ok, _enc_ok=data["t_encode"].where(ok),
                        _solve_ok=data["t_solve"].where(ok),
-                       _guesses=data["counters"].map(_guesses).astype("Float64").where(ok),
+                       _guesses=_guesses(data["counters"]).where(ok),
                        _partial=data["score"].where(data["max_score"].notna()),
                        **{f"_{s}": data["status"] == s for s in FAILURES})
     g = work.groupby(keys, dropna=False, sort=False)
@@ -305,13 +305,16 @@ def _no_negative_zero(table: pd.DataFrame) -> pd.DataFrame:
     return table.assign(**{c: table[c] + 0.0 for c in floats})
 
 
-def _guesses(counters: Any) -> float | None:
-    """The ``guesses`` counter of a run (Sudoku's difficulty measure, tdoku's), None if absent."""
-    if not isinstance(counters, str) or '"guesses"' not in counters:
-        return None
-    value = json.loads(counters).get("guesses")
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) \
-        else None
+#: The ``guesses`` counter in a ``counters`` text (bench/execute/counters.py writes it so).
+GUESSES = r'"guesses":\s*(-?[0-9][0-9.eE+-]*)'
+
+
+def _guesses(counters: pd.Series) -> pd.Series:
+    """The ``guesses`` counter of each run (Sudoku's difficulty measure, tdoku's), NA where
+    absent: read out of the JSON text by a pattern, for every row at once."""
+    text = counters.astype("string")
+    found = text.str.extract(GUESSES, expand=False)
+    return pd.to_numeric(found, errors="coerce").astype("Float64")
 
 
 # --------------------------------------------------------------------------------------------
@@ -614,8 +617,19 @@ def _statements(data: pd.DataFrame) -> dict[str, pd.Series]:
     says[solution.to_numpy(dtype=bool)] = "verified solution"
     optimal = ((claims == "optimal") & data["objective"].notna()).fillna(False)
     objective = data["objective"].round(9).astype(object).where(optimal.to_numpy(dtype=bool))
-    counters = data["counters"].astype(object).where(data["_ok"])
-    return {KINDS[0]: says, KINDS[1]: objective, KINDS[2]: counters.map(_solutions_bucket)}
+    return {KINDS[0]: says, KINDS[1]: objective, KINDS[2]: _buckets(data).where(data["_ok"])}
+
+
+def _buckets(data: pd.DataFrame) -> pd.Series:
+    """Each run's ``solutions`` bucket: its column, else (a table written before the column
+    was) read from its counters."""
+    buckets = data["solutions"].astype(object) if "solutions" in data \
+        else pd.Series(None, index=data.index, dtype=object)
+    missing = buckets.isna() & data["counters"].astype("string").str.contains(
+        '"solutions"', regex=False).fillna(False).astype(bool)
+    if missing.any():
+        buckets[missing] = data.loc[missing, "counters"].astype(object).map(_solutions_bucket)
+    return buckets.where(buckets.notna(), None)
 
 
 def _contradicted(data: pd.DataFrame, says: pd.Series) -> pd.Series:
@@ -664,7 +678,7 @@ def disagreements(df: pd.DataFrame) -> pd.DataFrame:
 def _disagreements(data: pd.DataFrame) -> pd.DataFrame:
     """:func:`disagreements` on a normalised frame."""
     data = data[data["instance_id"].notna()]
-    if data.empty:
+    if data.empty or not data.duplicated(_INSTANCE).any():  # one run an instance: no contest
         return _empty(DISAGREEMENT_COLUMNS)
     tables = [_kind_table(data, kind, says) for kind, says in _statements(data).items()]
     found = pd.concat([t for t in tables if not t.empty] or [tables[0]], ignore_index=True)

@@ -7,7 +7,7 @@ in ``planted`` (with its own small solver in ``reference``), the drawn grid in `
 from __future__ import annotations
 
 from instances.family import Family, Generator
-from instances.sudoku.check import check, check_many, units
+from instances.sudoku.check import check, check_many, check_texts, units
 from instances.sudoku.formats import (
     SUFFIXES,
     parse_drawn,
@@ -36,6 +36,7 @@ FAMILY = Family(
     generators=GENERATORS,
     check=check,
     check_many=check_many,
+    check_texts=check_texts,
     render=render,
     sniff=sniff,
     picture="instances.sudoku.picture:draw",
@@ -52,6 +53,7 @@ __all__ = [
     "Solution",
     "check",
     "check_many",
+    "check_texts",
     "parse_drawn",
     "parse_line",
     "parse_text",

@@ -192,10 +192,16 @@ _CODE_OF_DIGIT = np.frombuffer("".join(SYMBOL_OF).encode("ascii"), dtype=np.uint
 def grid_rows(grids: list[Any]) -> np.ndarray:
     """The grids of many puzzles or solutions of one box side as one ``(n, cells)`` int64
     array (0 = blank), read from their lines at C speed."""
-    if not grids:
+    return line_rows([grid.to_line() for grid in grids])
+
+
+def line_rows(lines: list[str]) -> np.ndarray:
+    """Lines of one length as one ``(n, cells)`` int64 array of the digits ``to_line`` writes
+    (``.`` -> 0, ``1`` -> 1, ...); any other character reads as 0. Lines must be ASCII."""
+    if not lines:
         return np.zeros((0, 0), dtype=np.int64)
-    text = "".join([grid.to_line() for grid in grids]).encode("ascii")
-    return _DIGIT_OF_CODE[np.frombuffer(text, dtype=np.uint8).reshape(len(grids), -1)]
+    text = "".join(lines).encode("ascii")
+    return _DIGIT_OF_CODE[np.frombuffer(text, dtype=np.uint8).reshape(len(lines), -1)]
 
 
 def answer_texts(box: int, grids: np.ndarray) -> list[str]:

@@ -119,6 +119,56 @@ def test_check_many_agrees_with_check():
     assert any(not v.solved for v in many) and any(v.solved for v in many)
 
 
+def test_check_texts_judges_only_what_check_calls_solved():
+    """The family's ``check_texts`` gives ``check``'s verdict or none; through the harness
+    (bench.execute.classify.check_texts) every text gets ``check``'s verdict, a text that
+    does not read its malformed-answer verdict."""
+    from bench.execute.classify import check_solution
+    from bench.execute.classify import check_texts as harness_check_texts
+    from instances.sudoku import check_texts
+
+    made = [PLANTED({"box": box, "clues": box**4 - box**3}, seed)
+            for box in (2, 3, 4) for seed in (1, 2)]
+    cases = []
+    for gen in made:
+        line, box = gen.secret.to_line(), gen.instance.box
+        cases += [(gen.instance, json.dumps({"box": box, "grid": line})),
+                  (gen.instance, json.dumps({"grid": line, "box": box}, indent=1)),
+                  (gen.instance, json.dumps({"box": box, "grid": line.lower()})),
+                  (gen.instance, json.dumps({"box": box, "grid": line[1:] + line[0]})),
+                  (gen.instance, json.dumps({"box": box, "grid": "." + line[1:]})),
+                  (gen.instance, json.dumps({"box": box, "grid": "0" + line[1:]})),
+                  (gen.instance, json.dumps({"box": box + 1, "grid": line})),
+                  (gen.instance, json.dumps({"box": box, "grid": line + "1"})),
+                  (gen.instance, json.dumps({"box": box, "grid": "é" + line[1:]})),
+                  (gen.instance, json.dumps([box, line])), (gen.instance, "{not json"),
+                  (gen.instance, None)]
+    quick = check_texts([c[0] for c in cases], [c[1] for c in cases])
+    for (instance, text), verdict in zip(cases, quick, strict=True):
+        if verdict is not None:
+            assert verdict == check(instance, Solution.from_json(json.loads(text), instance))
+    # the line as written, reordered keys; lower case too where the box has no letters
+    assert sum(v is not None for v in quick) == sum(3 if g.instance.box < 4 else 2
+                                                   for g in made)
+    block = block_of_cases(cases)
+    full = harness_check_texts(block, [c[1] for c in cases])
+    for task, (_, text), verdict in zip(block, cases, full, strict=True):
+        if text is None:
+            assert verdict is None
+        elif text == "{not json":
+            assert not verdict.legal and "malformed" in verdict.reason
+        else:
+            assert verdict == check_solution(task, json.loads(text))[1], text
+
+
+def block_of_cases(cases):
+    """Runs whose instances are the cases' (only ``ref.instance`` and the family are read)."""
+    from types import SimpleNamespace
+
+    return [SimpleNamespace(ref=SimpleNamespace(instance=instance, family="sudoku"))
+            for instance, _ in cases]
+
+
 class FakeSlot:
     started_iso, limits_by, t_prepare = "2026-01-01T00:00:00Z", "process-tree", 0.5
 

@@ -610,3 +610,25 @@ def test_terminal_summary_fits_100_columns_and_says_everything():
 
 def test_terminal_summary_of_nothing():
     assert terminal_summary(pd.DataFrame(), "empty") == "cliffbench empty: no runs\n"
+
+
+def test_counters_read_out_of_the_text_as_json_reads_them():
+    """The guesses of a run and its solutions bucket, read for every row at once, are what
+    parsing each ``counters`` text gives (a table without the ``solutions`` column too)."""
+    import json
+
+    import pandas as pd
+
+    from bench.execute.counters import solutions_bucket
+    from bench.views.stats import _buckets, _guesses
+
+    texts = ['{"fast9": 1.0, "guesses": 12.0, "nodes": 3.0}', '{"guesses": 1e-05}', None,
+             '{"guesses_x": 3.0, "solutions": 2.0}', '{"guesses": -2, "solutions": 1}', "{}"]
+    got = _guesses(pd.Series(texts, dtype="string"))
+    want = [json.loads(t).get("guesses") if t else None for t in texts]
+    assert [None if pd.isna(g) else g for g in got] == want
+    frame = pd.DataFrame({"counters": pd.Series(texts, dtype="string")})
+    buckets = [solutions_bucket(json.loads(t).get("solutions")) if t else None for t in texts]
+    assert _buckets(frame).tolist() == buckets
+    frame["solutions"] = pd.Series(["1", None, None, "2+", "1", None], dtype="string")
+    assert _buckets(frame).tolist() == ["1", None, None, "2+", "1", None]

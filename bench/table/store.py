@@ -55,17 +55,23 @@ def to_frame(rows: list[dict[str, Any]] | dict[str, list[Any]]) -> pd.DataFrame:
     extra = sorted(c for c in frame.columns if c not in COLUMNS)
     for column in extra:
         values = frame[column]
-        kinds = _kinds(values.tolist(), type(pd.NA))
-        if kinds and kinds <= {int, float, bool} and not (bool in kinds and kinds != {bool}):
-            frame[column] = values.astype("boolean" if kinds == {bool} else
-                                          "Int64" if kinds == {int} else "Float64")
-        elif kinds == {str}:
-            frame[column] = values.astype("string")
+        dtype = extra_dtype(_kinds(values.tolist(), type(pd.NA)))
+        if dtype is not None:
+            frame[column] = values.astype(dtype)
         else:
             frame[column] = values.map(lambda v: None if v is None or
                                        (isinstance(v, float) and pd.isna(v)) else str(v)
                                        ).astype("string")
     return frame[list(COLUMNS) + extra]
+
+
+def extra_dtype(kinds: set[type]) -> str | None:
+    """The dtype of a parameter column whose values are of these types (nulls left out):
+    ``boolean``, ``Int64``, ``Float64`` or ``string``; None where they mix otherwise (each
+    value is then written as its text)."""
+    if kinds and kinds <= {int, float, bool} and not (bool in kinds and kinds != {bool}):
+        return "boolean" if kinds == {bool} else "Int64" if kinds == {int} else "Float64"
+    return "string" if kinds == {str} else None
 
 
 def _kinds(values: list[Any], na_type: type) -> set[type]:
@@ -79,15 +85,73 @@ def _kinds(values: list[Any], na_type: type) -> set[type]:
 
 
 def compact(directory: str | Path) -> Path:
-    """Write ``runs.parquet`` from the journal (atomically: write then rename)."""
+    """Write ``runs.parquet`` from the journal (atomically: write then rename): straight from
+    the columns to Arrow (:func:`to_arrow`), or through :func:`to_frame` where a column's
+    values do not convert exactly; the file reads back as ``to_frame`` of the columns."""
     directory = Path(directory)
-    columns, _ = Journal(directory / JOURNAL).read_columns()
-    frame = to_frame(columns)
+    columns, n = Journal(directory / JOURNAL).read_columns()
     target = directory / TABLE
     tmp = target.with_suffix(".parquet.tmp")
-    frame.to_parquet(tmp, index=False)
+    table = to_arrow(columns, n)
+    if table is not None:
+        import pyarrow.parquet as pq
+
+        pq.write_table(table, tmp)
+    else:
+        to_frame(columns).to_parquet(tmp, index=False)
     os.replace(tmp, target)
     return target
+
+
+#: The Arrow type of each dtype of the table.
+ARROW_TYPES = {"string": "string", "Float64": "float64", "Int64": "int64", "boolean": "bool_"}
+
+
+def to_arrow(columns: dict[str, list[Any]], n: int) -> Any:
+    """The typed table of :func:`to_frame` as an Arrow table with pandas' metadata (so that
+    reading it gives the same frame), made column by column at C speed; None when a column
+    does not convert to its type exactly (a value of another type: ``to_frame`` then
+    converts it as it does)."""
+    import pandas as pd
+    import pyarrow as pa
+
+    dtypes = {name: dtype for name, (dtype, _) in COLUMNS.items()}
+    for name in sorted(c for c in columns if c not in COLUMNS):
+        values = columns[name]
+        dtype = extra_dtype(_kinds(values, type(pd.NA)))
+        if dtype is None:
+            return None
+        if dtype == "Int64" and None in values:
+            dtype = "Float64"  # as to_frame's: pandas reads whole numbers with nulls as floats
+        dtypes[name] = dtype
+    arrays = []
+    for name, dtype in dtypes.items():
+        values = columns.get(name)
+        kind = getattr(pa, ARROW_TYPES[dtype])()
+        if values is None:
+            arrays.append(pa.nulls(n, kind))
+            continue
+        if not _converts(values, dtype):
+            return None
+        arrays.append(pa.array(values, type=kind))
+    empty = pd.DataFrame({name: pd.Series([], dtype=dtype) for name, dtype in dtypes.items()})
+    schema = pa.Schema.from_pandas(empty, preserve_index=False)
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
+#: The Python types a column of each dtype may hold for :func:`to_arrow` (nulls aside).
+_EXACT = {"string": {str}, "Float64": {float, int}, "Int64": {int}, "boolean": {bool}}
+
+
+def _converts(values: list[Any], dtype: str) -> bool:
+    """Whether every value is null or of a type the dtype takes as it is (a float in an
+    integer column, a number in a string column: ``to_frame``'s conversions decide)."""
+    kinds = set(map(type, values))
+    kinds.discard(type(None))
+    if dtype == "Float64" and float in kinds and not all(v == v for v in values
+                                                         if type(v) is float):
+        return False  # a NaN: to_frame makes it a null
+    return kinds <= _EXACT[dtype]
 
 
 def load(path_or_sweep: str | Path, results: str | Path = DEFAULT_RESULTS) -> pd.DataFrame:

@@ -703,7 +703,7 @@ def _ladder_title(family: str, ladder: str, cells: pd.DataFrame, budgets: pd.Ser
     real = cells[cells["config"] != VIRTUAL_BEST]
     per_cell = sorted({int(r) for r in real["runs"]})
     runs = (f"{per_cell[0]}" if len(per_cell) == 1 else f"{per_cell[0]}-{per_cell[-1]}")
-    seconds = sorted({fmt_budget(b) for b in budgets.dropna()}, key=float)
+    seconds = sorted({fmt_budget(b) for b in budgets.dropna().unique()}, key=float)
     budget = (f"budget {seconds[0]} s" if len(seconds) == 1
               else f"budgets {seconds[0]}-{seconds[-1]} s" if seconds else "no budget")
     rungs = cells["rung"].nunique()

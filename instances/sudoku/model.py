@@ -47,6 +47,10 @@ DIGIT_TABLES = {box * box: {**{b: 0 for b in BLANKS},
                                if c.isalpha()}}
                 for box in BOXES}
 SYMBOL_OF = (".", *SYMBOLS)
+#: The same tables for ``bytes.translate``: each ASCII code of a symbol -> its digit, every
+#: other code -> 255 (not a digit of that size).
+BYTE_TABLES = {size: bytes(table.get(chr(code), 255) for code in range(256))
+               for size, table in DIGIT_TABLES.items()}
 
 
 def digit_of(char: str, size: int) -> int | None:
@@ -216,12 +220,11 @@ def answer_texts(box: int, grids: np.ndarray) -> list[str]:
 def grid_of_line(text: str, box: int) -> tuple[int, ...]:
     """The digits of a one-line grid of a known box side; a bad symbol names its position."""
     size = box * box
-    table = DIGIT_TABLES.get(size)
-    if table is not None:
-        try:
-            return tuple(map(table.__getitem__, text))
-        except KeyError:
-            pass  # the slow path names the symbol and its position
+    table = BYTE_TABLES.get(size)
+    if table is not None and text.isascii():
+        digits = text.encode("ascii").translate(table)
+        if b"\xff" not in digits:
+            return tuple(digits)  # the slow path names a bad symbol and its position
     digits = []
     for position, char in enumerate(text, 1):
         digit = digit_of(char, size)

@@ -276,3 +276,29 @@ def test_a_chunks_counters_read_as_the_rows_do():
     assert counter_columns({}, 2) == {k: [None, None] for k in
                                       ("counters", "work_nodes", "work_conflicts",
                                        "work_restarts", "solutions")}
+
+
+def test_the_table_written_straight_from_columns_reads_as_to_frame(tmp_path):
+    """``compact`` writes Arrow straight from the journal's columns where every value has its
+    column's type, else goes through ``to_frame``: either way the file reads back as
+    ``to_frame`` of the columns."""
+    import pandas as pd
+
+    from bench.table.store import TABLE, compact, to_arrow, to_frame
+
+    exact = [{"key": f"k{i}", "status": "solved", "t_wall": i / 3, "work_nodes": i,
+              "verified": bool(i % 2), "p_box": 3, "s_mode": "x", "p_ratio": [1, 2.5][i % 2],
+              "solution": None if i % 3 else '{"box":3}'} for i in range(5)]
+    mixed = [{**exact[0], "p_odd": 1}, {**exact[1], "p_odd": "a"}]  # p_odd: as text
+    nan = [{**exact[0], "objective": float("nan")}]
+    for rows, straight in ((exact, True), (mixed, False), (exact + [{"key": "z"}], True)):
+        folder = tmp_path / str(len(rows))
+        journal = Journal(folder / "journal.jsonl")
+        journal.append_many(rows)
+        journal.close()
+        columns, n = journal.read_columns()
+        assert (to_arrow(columns, n) is not None) == straight
+        compact(folder)
+        pd.testing.assert_frame_equal(pd.read_parquet(folder / TABLE), to_frame(columns))
+    columns = {k: [v] for k, v in nan[0].items()}
+    assert to_arrow(columns, 1) is None  # the NaN is to_frame's to make a null

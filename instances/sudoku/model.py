@@ -92,6 +92,9 @@ class Instance:
     def __post_init__(self) -> None:
         object.__setattr__(self, "grid", _checked_grid(self.box, self.grid, "sudoku puzzle"))
 
+    def __getattr__(self, name: str) -> Any:
+        return _lazy_grid(self, name)
+
     @property
     def size(self) -> int:
         return self.box * self.box
@@ -102,6 +105,9 @@ class Instance:
 
     @property
     def clues(self) -> int:
+        line = self.__dict__.get("_line")
+        if line is not None:
+            return len(line) - line.count(".")
         return len(self.grid) - self.grid.count(0)
 
     def grid_array(self) -> np.ndarray:
@@ -126,7 +132,7 @@ class Instance:
     def from_line(cls, text: str, box: int, name: str = "") -> Instance:
         """The puzzle of a one-line grid of a known box side (a bad symbol names its
         position)."""
-        return _read(cls, box, grid_of_line(text, box), name, line=text)
+        return _read_line(cls, box, text, name)
 
     @cached_property
     def instance_id(self) -> str:
@@ -145,6 +151,9 @@ class Solution:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "grid", _checked_grid(self.box, self.grid, "sudoku solution"))
+
+    def __getattr__(self, name: str) -> Any:
+        return _lazy_grid(self, name)
 
     @classmethod
     def from_array(cls, box: int, values: Any) -> Solution:
@@ -167,8 +176,34 @@ class Solution:
     @classmethod
     def from_json(cls, data: dict[str, Any], instance: Instance | None = None) -> Solution:
         box = int(data.get("box", instance.box if instance is not None else 0))
-        text = str(data["grid"])
-        return _read(cls, box, grid_of_line(text, box), line=text)
+        return _read_line(cls, box, str(data["grid"]))
+
+
+def _read_line(cls: type, box: int, text: str, *rest: Any) -> Any:
+    """``cls(box, grid, *rest)`` of a one-line grid. A line that is ``to_line``'s text already
+    (the box's symbols and ``.``, of its length) is checked at once and kept, and its grid
+    decoded on first use (``_lazy_grid``: a block's instances and answers are read by the
+    tens of thousands, and its solvers and checkers take the lines); any other line is
+    decoded now (a bad symbol names its position)."""
+    table = BYTE_TABLES.get(box * box)
+    if table is not None and len(text) == box ** 4 and text.isascii() and "0" not in text \
+            and text == text.upper() and b"\xff" not in text.encode("ascii").translate(table):
+        made = object.__new__(cls)
+        made.__dict__.update(zip(("box", "name"), (box, *rest), strict=False))
+        made.__dict__["_line"] = text
+        return made
+    return _read(cls, box, grid_of_line(text, box), *rest, line=text)
+
+
+def _lazy_grid(made: Any, name: str) -> Any:
+    """The ``grid`` of a puzzle or solution read from its line (``_read_line``), decoded now
+    and kept; any other missing attribute is missing."""
+    line = made.__dict__.get("_line") if name == "grid" else None
+    if line is None:
+        raise AttributeError(name)
+    grid = tuple(line.encode("ascii").translate(BYTE_TABLES[made.box * made.box]))
+    made.__dict__["grid"] = grid
+    return grid
 
 
 def _read(cls: type, box: int, grid: tuple[int, ...], *rest: Any, line: str = "") -> Any:

@@ -302,3 +302,12 @@ def test_the_table_written_straight_from_columns_reads_as_to_frame(tmp_path):
         pd.testing.assert_frame_equal(pd.read_parquet(folder / TABLE), to_frame(columns))
     columns = {k: [v] for k, v in nan[0].items()}
     assert to_arrow(columns, 1) is None  # the NaN is to_frame's to make a null
+
+
+def test_answer_texts_read_together_only_when_each_is_one_value():
+    from instances.sudoku.check import read_texts
+
+    assert read_texts(['{"a": 1}', None, "[3]"]) == [(0, {"a": 1}), (2, [3])]
+    assert read_texts(['{"a": 1}', None, "1,2", "[3]"]) == [(0, {"a": 1}), (3, [3])]
+    assert read_texts(["1]", "[2"]) == []  # together they would read as one list
+    assert read_texts(["", '"x"']) == [(1, "x")]

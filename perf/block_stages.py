@@ -15,7 +15,8 @@ The stages, in the order a sweep meets them:
 5. ``rows``: the parent's rows, as a chunk's columns (every answer checked by the family's
    ``check_many``, every claim judged, the run and instance columns);
 6. ``journal``: the chunks appended (packed, encoded, written, fsynced);
-7. ``compact``: the journal read back as columns, the typed table, the Parquet file.
+7. ``compact``: the journal's columns (kept in memory by the journal that wrote them), the
+   typed Arrow table, the Parquet file (``bench.table.store.compact``).
 
 No worker process, no watchdog and no summary: the process boundary's own cost is what
 ``perf/sudoku_throughput.py`` shows beyond these. Times are this process's CPU time (a stage
@@ -58,8 +59,8 @@ def main() -> None:
     from bench.execute.blocks import Block, BlockRuns, block_payload
     from bench.execute.sweep import prepare_sweep
     from bench.execute.worker import Worker
+    from bench.table import store
     from bench.table.journal import Journal
-    from bench.table.store import to_frame
 
     folder = Path(tempfile.mkdtemp(prefix="cliffbench-stages-"))
     puzzles = folder / "puzzles.txt"
@@ -97,8 +98,7 @@ def main() -> None:
     journal.close()
 
     def compact():
-        columns, _ = journal.read_columns()
-        to_frame(columns).to_parquet(folder / "runs.parquet", index=False)
+        store.compact(folder, journal)
 
     compact()  # pandas' and pyarrow's first use: not a stage
     stages.timed("compact", compact)

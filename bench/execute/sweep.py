@@ -98,23 +98,25 @@ def _prepare(suite_name: str, timeout: float | None, mem: int | None, repeats: i
 
 @contextlib.contextmanager
 def collection_paused() -> Iterator[None]:
-    """No cyclic garbage collection inside (reference counting still frees): planning makes
-    a few objects per run and no cycles, and each collection would walk every object made so
-    far, tens of thousands of runs' worth in a big grid."""
+    """No cyclic garbage collection inside (reference counting still frees), and what is
+    alive at the end (the planned runs) left out of later collections until
+    :func:`plan_released`: planning makes a few objects per run and no cycles, and each
+    collection would walk every object made so far, tens of thousands of runs' worth in a
+    big grid, for as long as the sweep lasts."""
     was = gc.isenabled()
     gc.disable()
     try:
         yield
+        gc.freeze()
     finally:
         if was:
             gc.enable()
 
 
 @contextlib.contextmanager
-def plan_frozen() -> Iterator[None]:
-    """The objects alive now (the planned runs) left out of every collection inside: they
-    live as long as the sweep, and would be walked by each full collection."""
-    gc.freeze()
+def plan_released() -> Iterator[None]:
+    """At the end, the objects :func:`collection_paused` left out are collected as usual
+    again."""
     try:
         yield
     finally:
@@ -354,16 +356,18 @@ def run_sweep(suite_name: str, *, solvers: list[str] | None = None,
     suite, tasks = prepare_sweep(suite_name, solvers=solvers, timeout=timeout, mem=mem,
                                  repeats=repeats, params=params, data_dir=data_dir,
                                  plugins=plugins)
-    blocked = [ladder.name for ladder in suite.ladders if ladder.block]
-    if blocked and executor != "local":
-        raise SuiteError(f"{suite.path}: ladder {blocked[0]!r} declares 'block': block runs "
-                         f"need the local executor, not {executor}")
-    sweep = name or suite.name
-    plugins = [*plugins, *suite.plugins]
-    with sweep_lock(Path(results), sweep), plan_frozen():
-        return _run_locked(suite, tasks, sweep, Path(results) / sweep, jobs=jobs,
-                           resume=resume, overwrite=overwrite, plugins=plugins, progress=progress,
-                           argv=argv, executor=executor, scheduler=scheduler)
+    with plan_released():
+        blocked = [ladder.name for ladder in suite.ladders if ladder.block]
+        if blocked and executor != "local":
+            raise SuiteError(f"{suite.path}: ladder {blocked[0]!r} declares 'block': block "
+                             f"runs need the local executor, not {executor}")
+        sweep = name or suite.name
+        plugins = [*plugins, *suite.plugins]
+        with sweep_lock(Path(results), sweep):
+            return _run_locked(suite, tasks, sweep, Path(results) / sweep, jobs=jobs,
+                               resume=resume, overwrite=overwrite, plugins=plugins,
+                               progress=progress, argv=argv, executor=executor,
+                               scheduler=scheduler)
 
 
 EXECUTORS = ("local", "dask-local", "dask")
@@ -480,7 +484,7 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
     finally:
         bar.close()
         journal.close()
-        compact(directory)
+        compact(directory, journal)
         if adaptive:
             manifest["adaptive"] = order.adaptive_summary()
         manifest["ended_at"] = now()

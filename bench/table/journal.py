@@ -77,6 +77,18 @@ def _finite(values: list[Any]) -> bool:
         return not any(type(v) is float and not math.isfinite(v) for v in values)
 
 
+#: The most rows a journal keeps in memory (beyond, :meth:`Journal.read_columns` reads the
+#: file: a sweep's parent should not grow without bound).
+KEEP_ROWS = 1_000_000
+#: The values JSON reads back as they were written.
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
+def _plain(values: Any) -> bool:
+    """Whether every value is text, a number, a bool or null."""
+    return set(map(type, values)) <= _PLAIN
+
+
 def _is_chunk(line: dict[str, Any]) -> bool:
     """Whether a journal line is a block's chunk (a row always has its ``key``)."""
     return "rows" in line and "key" not in line
@@ -92,9 +104,16 @@ def _unpack(chunk: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 class Journal:
+    """A sweep's journal file. What this object appends to a journal that was empty when it
+    began is also kept in memory, as the columns it wrote (after their cleaning), so that
+    :meth:`read_columns` need not read the file back: JSON gives every such value back
+    unchanged, except a tuple (read back as a list) and a mapping with other than text keys,
+    so a journal holding those is read from the file."""
+
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self._handle = None
+        self._kept: list[tuple[dict[str, Any], dict[str, list[Any]], int]] | None = None
 
     def read(self) -> list[dict[str, Any]]:
         """Every whole row; a cut last line is repaired (dropped, with a warning)."""
@@ -108,10 +127,17 @@ class Journal:
 
     def read_columns(self) -> tuple[dict[str, list[Any]], int]:
         """Every whole row as columns (each a list as long as the rows, null where a row has
-        no such column) and the number of rows; repaired as :meth:`read` repairs."""
+        no such column) and the number of rows; repaired as :meth:`read` repairs. Read from
+        memory where this object wrote the whole journal with plain values."""
+        if self._kept is not None:
+            return self._columns_of(self._kept)
+        return self._columns_of(self._parts())
+
+    @staticmethod
+    def _columns_of(parts: Any) -> tuple[dict[str, list[Any]], int]:
+        """Columns of (same, varying, size) parts in order."""
         columns: dict[str, list[Any]] = {}
         n = 0
-        single: list[dict[str, Any]] = []  # rows of single-row lines, transposed together
 
         def add(part: dict[str, list[Any]], size: int) -> None:
             nonlocal n
@@ -123,19 +149,26 @@ class Journal:
             for column in columns.values():
                 column.extend([None] * (n - len(column)))
 
+        for same, varying, size in parts:
+            add({**{k: [v] * size for k, v in same.items()}, **varying}, size)
+        return columns, n
+
+    def _parts(self) -> Any:
+        """The file's lines as (same, varying, size) parts, runs of single-row lines
+        transposed together."""
+        single: list[dict[str, Any]] = []
         for line in self._lines():
             if not _is_chunk(line):
                 single.append(line)
                 continue
             if single:
-                add(transpose(single), len(single))
+                yield {}, transpose(single), len(single)
                 single = []
             varying = line["rows"]
             size = len(next(iter(varying.values()))) if varying else 0
-            add({**{k: [v] * size for k, v in line.get("same", {}).items()}, **varying}, size)
+            yield line.get("same", {}), varying, size
         if single:
-            add(transpose(single), len(single))
-        return columns, n
+            yield {}, transpose(single), len(single)
 
     def _lines(self) -> list[dict[str, Any]]:
         """Every whole line, parsed; a cut last line is dropped with a warning and the file
@@ -172,11 +205,13 @@ class Journal:
         """Append rows (a block's chunk) with one write and one fsync."""
         dumps = json.dumps
         if len(rows) > 1:
-            text = dumps(_pack(rows), separators=(",", ":")) + "\n"
+            chunk = _pack(rows)
+            self._write(dumps(chunk, separators=(",", ":")) + "\n", chunk, len(rows))
         else:
-            text = "".join(dumps({k: _clean(v) for k, v in row.items()}, separators=(",", ":"))
-                           + "\n" for row in rows)
-        self._write(text)
+            for row in rows:
+                clean = {k: _clean(v) for k, v in row.items()}
+                self._write(dumps(clean, separators=(",", ":")) + "\n",
+                            {"same": {}, "rows": {k: [v] for k, v in clean.items()}}, 1)
 
     def append_columns(self, same: dict[str, Any], varying: dict[str, list[Any]], n: int
                        ) -> None:
@@ -185,12 +220,24 @@ class Journal:
         if n == 1:
             self.append_many([{**same, **{name: values[0] for name, values in varying.items()}}])
         elif n:
-            self._write(json.dumps(_split(same, varying, n), separators=(",", ":")) + "\n")
+            chunk = _split(same, varying, n)
+            self._write(json.dumps(chunk, separators=(",", ":")) + "\n", chunk, n)
 
-    def _write(self, text: str) -> None:
+    def _write(self, text: str, chunk: dict[str, dict[str, Any]], n: int) -> None:
+        """Write a line (of ``chunk``'s ``n`` rows), and keep the chunk while the journal is
+        this object's alone (begun empty) and holds plain values only."""
         if self._handle is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._handle = open(self.path, "a", encoding="utf-8")
+            self._kept = [] if self._handle.tell() == 0 else None
+            self._kept_rows = 0
+        if self._kept is not None:
+            self._kept_rows += n
+            if self._kept_rows <= KEEP_ROWS and _plain(chunk["same"].values()) \
+                    and all(_plain(v) for v in chunk["rows"].values()):
+                self._kept.append((chunk["same"], chunk["rows"], n))
+            else:
+                self._kept = None
         self._handle.write(text)
         self._handle.flush()
         os.fsync(self._handle.fileno())

@@ -84,12 +84,14 @@ def _kinds(values: list[Any], na_type: type) -> set[type]:
     return kinds
 
 
-def compact(directory: str | Path) -> Path:
+def compact(directory: str | Path, journal: Journal | None = None) -> Path:
     """Write ``runs.parquet`` from the journal (atomically: write then rename): straight from
     the columns to Arrow (:func:`to_arrow`), or through :func:`to_frame` where a column's
-    values do not convert exactly; the file reads back as ``to_frame`` of the columns."""
+    values do not convert exactly; the file reads back as ``to_frame`` of the columns.
+    ``journal``: the object that wrote it, whose columns may be in memory."""
     directory = Path(directory)
-    columns, n = Journal(directory / JOURNAL).read_columns()
+    journal = journal if journal is not None else Journal(directory / JOURNAL)
+    columns, n = journal.read_columns()
     target = directory / TABLE
     tmp = target.with_suffix(".parquet.tmp")
     table = to_arrow(columns, n)
@@ -114,6 +116,7 @@ def to_arrow(columns: dict[str, list[Any]], n: int) -> Any:
     converts it as it does)."""
     import pandas as pd
     import pyarrow as pa
+    import pyarrow.compute as pc
 
     dtypes = {name: dtype for name, (dtype, _) in COLUMNS.items()}
     for name in sorted(c for c in columns if c not in COLUMNS):
@@ -133,7 +136,10 @@ def to_arrow(columns: dict[str, list[Any]], n: int) -> Any:
             continue
         if not _converts(values, dtype):
             return None
-        arrays.append(pa.array(values, type=kind))
+        array = pa.array(values, type=kind)
+        if dtype == "Float64" and pc.any(pc.is_nan(array)).as_py():
+            return None  # a NaN: to_frame makes it a null
+        arrays.append(array)
     empty = pd.DataFrame({name: pd.Series([], dtype=dtype) for name, dtype in dtypes.items()})
     schema = pa.Schema.from_pandas(empty, preserve_index=False)
     return pa.Table.from_arrays(arrays, schema=schema)
@@ -145,12 +151,10 @@ _EXACT = {"string": {str}, "Float64": {float, int}, "Int64": {int}, "boolean": {
 
 def _converts(values: list[Any], dtype: str) -> bool:
     """Whether every value is null or of a type the dtype takes as it is (a float in an
-    integer column, a number in a string column: ``to_frame``'s conversions decide)."""
+    integer column, a number in a string column: ``to_frame``'s conversions decide; so does
+    a NaN, which :func:`to_arrow` looks for in the array)."""
     kinds = set(map(type, values))
     kinds.discard(type(None))
-    if dtype == "Float64" and float in kinds and not all(v == v for v in values
-                                                         if type(v) is float):
-        return False  # a NaN: to_frame makes it a null
     return kinds <= _EXACT[dtype]
 
 

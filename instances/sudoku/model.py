@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -134,12 +133,17 @@ class Instance:
         position)."""
         return _read_line(cls, box, text, name)
 
-    @cached_property
+    @property
     def instance_id(self) -> str:
-        """The content hash of ``to_json()`` (its name left out), computed once; the canonical
-        JSON text is written here (the grid's symbols need no escaping), which is what
-        ``instance_hash(self.to_json())`` hashes."""
-        return text_hash(f'{{"box":{self.box},"family":"sudoku","grid":"{self.to_line()}"}}')
+        """The content hash of ``to_json()`` (its name left out), computed once and kept (in
+        the instance's ``__dict__``: ``functools.cached_property`` takes a lock each first
+        time); the canonical JSON text is written here (the grid's symbols need no escaping),
+        which is what ``instance_hash(self.to_json())`` hashes."""
+        known = self.__dict__.get("_instance_id")
+        if known is None:
+            known = self.__dict__["_instance_id"] = text_hash(
+                f'{{"box":{self.box},"family":"sudoku","grid":"{self.to_line()}"}}')
+        return known
 
 
 @dataclass(frozen=True)

@@ -311,3 +311,25 @@ def test_answer_texts_read_together_only_when_each_is_one_value():
     assert read_texts(['{"a": 1}', None, "1,2", "[3]"]) == [(0, {"a": 1}), (3, [3])]
     assert read_texts(["1]", "[2"]) == []  # together they would read as one list
     assert read_texts(["", '"x"']) == [(1, "x")]
+
+
+def test_the_journal_kept_in_memory_reads_as_its_file(tmp_path):
+    """What a journal object wrote to a journal begun empty is read from memory, the same
+    as a fresh reader reads the file; a value JSON would change (a tuple) or a journal begun
+    by another sends the reader to the file."""
+    rows = [{"key": "a", "status": "solved", "t_wall": float("inf"), "p_box": 3}]
+    chunk = ({"solver": "x", "t_prepare": float("nan")},
+             {"key": ["b", "c"], "t_wall": [0.5, None], "s_mode": ["é\n", "y"]})
+    journal = Journal(tmp_path / "journal.jsonl")
+    journal.append_many(rows)
+    journal.append_columns(*chunk, 2)
+    journal.append_many([{"key": f"d{i}", "flag": bool(i)} for i in range(3)])
+    assert journal._kept is not None
+    journal.close()
+    assert journal.read_columns() == Journal(journal.path).read_columns()
+    journal.append_many(rows)  # a journal this object did not begin: not kept
+    assert journal._kept is None
+    odd = Journal(tmp_path / "odd.jsonl")
+    odd.append_many([{"key": "t", "p_shape": (3, 4)}, {"key": "u", "p_shape": [1]}])
+    assert odd._kept is None
+    assert odd.read_columns()[0]["p_shape"] == [[3, 4], [1]]

@@ -329,7 +329,11 @@ class Runner:
                         return
                     continue
                 self._wait(busy)
-                for slot, unit, result, messages in self._ended(busy):
+                ended = self._ended(busy)
+                # a freed worker gets its next run before the rows of what it finished are
+                # made (a block's may take as long as its solving): the two then overlap
+                self._give_out(scheduler)
+                for slot, unit, result, messages in ended:
                     if isinstance(unit, Block):
                         runs = self.blocks.setdefault(id(unit), BlockRuns(unit, self.grace_s))
                         for message in messages:

@@ -346,7 +346,7 @@ class Worker:
             done += len(chunk)
             if spec.batch:
                 rate = len(chunk) / max(wall, 1e-6)
-                size = max(1, min(BLOCK_CHUNK_MAX, 2 * len(chunk), int(rate * BLOCK_CHUNK_S)))
+                size = max(1, min(BLOCK_CHUNK_MAX, 2 * size, int(rate * BLOCK_CHUNK_S)))
                 self.chunk_sizes[task["solver"]] = size
         left = end_own_descendants()
         result = {"op": "result", "id": task["id"], "kind": "block", "t_prepare": t_prepare,

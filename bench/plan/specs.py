@@ -164,7 +164,8 @@ def read_refs(path: Path, index: range | None) -> list[InstanceRef]:
         return [InstanceRef(family, loaded[i - 1], f"{path}:{i}") for i in index]
     if len(loaded) == 1:
         return [InstanceRef(family, loaded[0], str(path))]
-    return [InstanceRef(family, g, f"{path}:{i}") for i, g in enumerate(loaded, 1)]
+    prefix = f"{path}:"
+    return [InstanceRef(family, g, f"{prefix}{i}") for i, g in enumerate(loaded, 1)]
 
 
 def resolve(spec: str, data_dir: str | Path | None = None) -> list[InstanceRef]:

@@ -53,7 +53,12 @@ def _digit(char: str, size: int) -> int | None:
 
 def parse_line(text: str, name: str = "") -> Instance:
     """A puzzle from its one-line form; raises InstanceError saying what is wrong with it."""
-    token = text.split(maxsplit=1)[0] if text.split() else ""
+    words = text.split(maxsplit=1)
+    return _puzzle_of_token(words[0] if words else "", name)
+
+
+def _puzzle_of_token(token: str, name: str) -> Instance:
+    """The puzzle of a line's first word."""
     box = box_of_length(len(token))
     if box is None:
         raise InstanceError(f"a grid line has 16, 81, 256 or 625 symbols, this one {len(token)}")
@@ -85,9 +90,10 @@ def parse_drawn(text: str, name: str = "", path: str | None = None) -> Instance:
     return Instance(box, tuple(digit_of(ch, size) or 0 for ch, _ in symbols), name)
 
 
-def _content(text: str) -> list[tuple[int, str]]:
-    return [(n, line) for n, line in enumerate(text_lines(text), 1)
-            if line.strip() and not line.lstrip().startswith("#")]
+def _first_content(lines: list[str]) -> str | None:
+    """The first line that is neither blank nor a ``#`` comment, None if there is none."""
+    return next((line for line in lines if line.strip() and not line.lstrip().startswith("#")),
+                None)
 
 
 def parse_text(text: str, path: str | None = None) -> list[Instance]:
@@ -99,14 +105,15 @@ def parse_with_solutions(text: str, path: str | None = None
                          ) -> list[tuple[Instance, Solution | None]]:
     """Every puzzle of a file's text, each with the solution a ``# solution GRID`` comment line
     right after it gives (as ``write_file`` writes a planted puzzle's secret), else None."""
-    content = _content(text)
-    if not content:
+    lines = text_lines(text)
+    first = _first_content(lines)
+    if first is None:
         raise InstanceError("no puzzle in the file", path)
     stem = Path(path).stem if path else "sudoku"
-    if grid_token(content[0][1]) is None:
+    if grid_token(first) is None:
         return [(parse_drawn(text, stem, path), None)]
     out: list[tuple[Instance, Solution | None]] = []
-    for number, line in enumerate(text_lines(text), 1):
+    for number, line in enumerate(lines, 1):
         words = line.split()
         if len(words) == 3 and words[:2] == ["#", "solution"] and out and out[-1][1] is None:
             try:
@@ -117,10 +124,10 @@ def parse_with_solutions(text: str, path: str | None = None
             except InstanceError as exc:
                 raise InstanceError(exc.reason, path, number) from None
             continue
-        if not words or line.lstrip().startswith("#"):
+        if not words or words[0].startswith("#"):
             continue
         try:
-            out.append((parse_line(line, f"{stem}#{len(out) + 1}"), None))
+            out.append((_puzzle_of_token(words[0], f"{stem}#{len(out) + 1}"), None))
         except InstanceError as exc:
             raise InstanceError(exc.reason, path, number) from None
     return out
@@ -132,10 +139,11 @@ def read_file(path: str | Path) -> list[Generated]:
     path = Path(path)
     text = read_text(path)
     out = []
-    for puzzle, secret in parse_with_solutions(text, str(path)):
+    source = str(path)
+    for puzzle, secret in parse_with_solutions(text, source):
         feasible = True if secret is not None else None
         out.append(Generated(puzzle, secret, feasible, {"box": puzzle.box, "clues": puzzle.clues},
-                             str(path)))
+                             source))
     return out
 
 
@@ -149,9 +157,10 @@ def sniff(path: str | Path) -> bool:
     first :data:`SNIFF_LINES` lines when it holds a puzzle a line, else the whole drawn grid."""
     try:
         text = Path(path).read_text()
-        content = _content(text)
-        if content and grid_token(content[0][1]) is not None:
-            text = "\n".join(text_lines(text)[:SNIFF_LINES])
+        lines = text_lines(text)
+        first = _first_content(lines)
+        if first is not None and grid_token(first) is not None:
+            text = "\n".join(lines[:SNIFF_LINES])
         parse_text(text, str(path))
     except (OSError, UnicodeDecodeError, InstanceError):
         return False

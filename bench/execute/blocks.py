@@ -3,9 +3,11 @@
 A ladder with ``block = N`` (bench/plan/suite.py) groups each rung's runs, per solver config
 and repeat, into blocks of ``N`` consecutive runs; the scheduler hands a block's queued runs
 out together as one :class:`Block`. The worker (bench/execute/worker.py ``run_block``) solves
-them in chunks and sends each chunk's results as soon as it has them; the parent turns every
-result into its own row (checked by the family's checker like any run's, batched where the
-family has ``check_many``) and journals it at once, so a kill never loses a finished row.
+them in chunks and sends each chunk's columns as soon as it has them
+(bench/execute/described.py); the parent turns them into a :class:`ChunkRows`, one row per
+instance (checked by the family's checker like any run's, batched where the family has
+``check_texts`` or ``check_many``), and journals it at once as one line, so a kill never
+loses a finished row.
 
 Limits stay the harness's. Time: a chunk of ``k`` instances may take ``k`` per-instance
 budgets plus the grace (the watchdog, bench/execute/slot.py), and an instance whose own time
@@ -109,9 +111,9 @@ class BlockRuns:
 
     def chunk(self, message: dict[str, Any], slot: Any, sweep: str) -> ChunkRows:
         """The rows of the chunk a ``rows`` message reports (``slot``: the worker's, for the
-        limits columns): every answer checked (in one call of the family's ``check_many``
-        where it has one), every claim judged, an instance whose own time is past the budget
-        plus the grace made a ``timeout``."""
+        limits columns): every answer checked (in one call of the family's ``check_texts``
+        or ``check_many`` where it has one), every claim judged, an instance whose own time
+        is past the budget plus the grace made a ``timeout``."""
         from bench.execute.classify import check_texts, judge_claim
 
         start, columns = message["start"], message["columns"]

@@ -95,6 +95,7 @@ def compact(directory: str | Path, journal: Journal | None = None) -> Path:
     target = directory / TABLE
     tmp = target.with_suffix(".parquet.tmp")
     table = to_arrow(columns, n)
+    _just_written.clear()
     if table is not None:
         import pyarrow.parquet as pq
 
@@ -102,6 +103,8 @@ def compact(directory: str | Path, journal: Journal | None = None) -> Path:
     else:
         to_frame(columns).to_parquet(tmp, index=False)
     os.replace(tmp, target)
+    if table is not None:
+        _just_written[str(target.resolve())] = (_stamp(target), table)
     return target
 
 
@@ -176,7 +179,22 @@ def load(path_or_sweep: str | Path, results: str | Path = DEFAULT_RESULTS) -> pd
         compact(directory)
     if not table.exists():
         raise FileNotFoundError(f"{directory} holds no {TABLE} and no {JOURNAL}")
+    written = _just_written.pop(str(table.resolve()), None)
+    if written is not None and written[0] == _stamp(table):
+        return written[1].to_pandas()
     return pd.read_parquet(table)
+
+
+#: The Arrow table :func:`compact` wrote last, by file, with the file's stamp: the next
+#: :func:`load` of that file (the sweep's summary, right after) takes it instead of reading
+#: the file back, once; any change to the file since makes it stale.
+_just_written: dict[str, tuple[tuple[int, int], Any]] = {}
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    """A file's modification time and size."""
+    stat = path.stat()
+    return stat.st_mtime_ns, stat.st_size
 
 
 def _git_commit() -> str | None:

@@ -333,3 +333,27 @@ def test_the_journal_kept_in_memory_reads_as_its_file(tmp_path):
     odd.append_many([{"key": "t", "p_shape": (3, 4)}, {"key": "u", "p_shape": [1]}])
     assert odd._kept is None
     assert odd.read_columns()[0]["p_shape"] == [[3, 4], [1]]
+
+
+def test_the_table_just_written_loads_as_the_file_reads(tmp_path):
+    """``load`` right after ``compact`` takes the table compact made, once, and only while
+    the file is the one it wrote; it equals the file read back."""
+    import pandas as pd
+
+    from bench.table import store
+
+    journal = Journal(tmp_path / "journal.jsonl")
+    journal.append_many([{"key": f"k{i}", "status": "solved", "t_wall": i / 7, "p_box": 3}
+                         for i in range(4)])
+    journal.close()
+    store.compact(tmp_path, journal)
+    assert len(store._just_written) == 1
+    first = bench.load(tmp_path)
+    assert not store._just_written  # taken once
+    pd.testing.assert_frame_equal(first, pd.read_parquet(tmp_path / store.TABLE))
+    store.compact(tmp_path)
+    first.head(2).to_parquet(tmp_path / store.TABLE, index=False)  # the file changed since
+    import os
+
+    os.utime(tmp_path / "journal.jsonl", ns=(0, 0))  # and is newer than the journal
+    pd.testing.assert_frame_equal(bench.load(tmp_path), first.head(2))  # read from the file

@@ -39,7 +39,7 @@ FLOAT = re.compile(r"[+-]?(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)(?:[eE][+-]?[0-9]+)?
 MAX_SPEC_INSTANCES = 100_000
 
 
-@dataclass
+@dataclass(slots=True)
 class InstanceRef:
     """An instance as the parent knows it: with its secret, its source and its place on a ladder."""
 

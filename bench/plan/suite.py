@@ -151,7 +151,7 @@ class Suite:
     raw: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class Task:
     """One run: (solver config, instance, repeat) under a budget. ``key`` is its identity."""
 

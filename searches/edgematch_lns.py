@@ -23,7 +23,10 @@ for the last rows, which no refill of a few cells can place better (``perf/etern
 --solver lns`` measures it). Also tried and dropped: bigger regions (up to 24 cells plus 4
 extra, 200,000 nodes a refill: a few moves a second, no gain) and re-searching the last 2-6
 rows with dfs-breaks' kernel under the rows above pinned as hints (no equal board found within
-5-20 million nodes a move).
+5-20 million nodes a move). Tried on dfs-breaks itself and dropped: a colour quota after
+Verhaard's "uneven colour distribution" (the rarest inner colours to be spent ahead of an even
+pace, checked at every row's end: fewer joins at every pace tried) and other break schedules
+and restart lengths (``perf/eternity_runs/README.md`` has the figures).
 
 Slices are counted in nodes and moves, not seconds: the same seed and parameters give the same
 search whatever the machine; only where the budget cuts it depends on the clock (``max_moves``

@@ -4,7 +4,8 @@
     python perf/eternity_plot.py TRACES.json [MORE.json ...] --out eternity_score.png
 
 Each trace is a step function (the best score so far, from the first board to the end of the
-run); solvers get a colour each, seeds a line style each. Time is on a log axis so the first
+run); methods (a solver, with the parameters that differ between its runs drawn) get a colour
+each, seeds a line style each. Time is on a log axis so the first
 seconds and the last minutes both show; grey lines mark issue 20's targets (458 at 600 s, 460
 at 3600 s).
 """
@@ -20,7 +21,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-STYLES = ("-", "--", ":", "-.")
+STYLES = ("-", "--", ":", "-.", (0, (5, 1, 1, 1, 1, 1)), (0, (1, 3)), (0, (8, 2)))
 COLOURS = ("tab:blue", "tab:red", "tab:green", "tab:purple", "tab:orange")
 
 
@@ -31,18 +32,19 @@ def main() -> None:
     parser.add_argument("--ymin", type=float, default=440.0)
     args = parser.parse_args()
     runs = [run for path in args.traces for run in json.loads(path.read_text())]
-    solvers = list(dict.fromkeys(run["solver"] for run in runs))
+    methods = [method(run, runs) for run in runs]
+    solvers = list(dict.fromkeys(methods))
     fig, ax = plt.subplots(figsize=(8, 4.8))
-    for run in runs:
+    for run, name in zip(runs, methods, strict=True):
         trace = [(t, s) for t, s in run["trace"] if s >= args.ymin]
         if not trace:
             continue
         times = [max(t, 0.1) for t, _ in trace] + [run["seconds"]]
         scores = [s for _, s in trace] + [trace[-1][1]]
-        colour = COLOURS[solvers.index(run["solver"]) % len(COLOURS)]
+        colour = COLOURS[solvers.index(name) % len(COLOURS)]
         seed = int(run["seed"])
         ax.step(times, scores, where="post", color=colour, linestyle=STYLES[seed % len(STYLES)],
-                label=f"{run['solver']} seed {seed}: {run['score']} at {run['seconds']:g} s"
+                label=f"{name} seed {seed}: {run['score']} at {run['seconds']:g} s"
                       f"{'' if run.get('checked', True) else ' (REJECTED)'}")
     for score, what in ((458, "issue 20 target at 600 s"), (460, "target at 3600 s")):
         ax.axhline(score, color="grey", linewidth=0.8, linestyle=(0, (2, 4)))
@@ -56,6 +58,14 @@ def main() -> None:
     fig.tight_layout()
     fig.savefig(args.out, dpi=110)
     print(f"wrote {args.out} ({len(runs)} runs)")
+
+
+def method(run: dict, runs: list[dict]) -> str:
+    """A run's method: its solver, and the parameters whose values differ between the runs
+    of that solver drawn (so that two settings of one solver are told apart)."""
+    same = [r["params"] for r in runs if r["solver"] == run["solver"]]
+    varied = sorted(k for k in run["params"] if len({repr(p.get(k)) for p in same}) > 1)
+    return " ".join([run["solver"], *(f"{k}={run['params'][k]}" for k in varied)])
 
 
 if __name__ == "__main__":

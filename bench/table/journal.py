@@ -106,9 +106,9 @@ def _unpack(chunk: dict[str, Any]) -> list[dict[str, Any]]:
 class Journal:
     """A sweep's journal file. What this object appends to a journal that was empty when it
     began is also kept in memory, as the columns it wrote (after their cleaning), so that
-    :meth:`read_columns` need not read the file back: JSON gives every such value back
-    unchanged, except a tuple (read back as a list) and a mapping with other than text keys,
-    so a journal holding those is read from the file."""
+    :meth:`read_columns` need not read the file back. Only text, numbers, bools and nulls are
+    kept (JSON gives those back unchanged; a tuple would come back a list): a journal holding
+    anything else, or more than ``KEEP_ROWS`` rows, is read from the file."""
 
     def __init__(self, path: str | Path):
         self.path = Path(path)

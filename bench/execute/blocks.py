@@ -154,8 +154,8 @@ class BlockRuns:
                                      "host": slot_host(),
                                      "peak_rss_mb": message.get("peak_rss_mb")}.items()
                    if v is not None},
-                "block": self.block.key, "block_size": tasks[0].block_size, "chunk_size": n,
-                "chunk_wall": message.get("chunk_wall"), "block_wall": message.get("block_wall")}
+                **{k: v for k, v in block_columns(tasks[0], message, n).items()
+                   if k != "block_index"}}  # the run's place in the block varies
         varying = {name: values[start:start + n]
                    for name, values in self._instance_columns().items()}
         varying.update({name: values for name, values in out.items() if name not in same})

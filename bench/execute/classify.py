@@ -35,13 +35,6 @@ def malformed(instance: Any, exc: Exception) -> Any:
                    f"malformed solution: {type(exc).__name__}: {exc}")
 
 
-def check_many(tasks: list[Task], results: list[dict[str, Any]]) -> list[Any]:
-    """The verdict on each result's answer (None where it returned none), every answer
-    checked: see :func:`check_answers`."""
-    return check_answers(tasks, [result.get("solution") if result.get("kind") == "outcome"
-                                 else None for result in results])
-
-
 def check_texts(tasks: list[Task], texts: list[str | None]) -> list[Any]:
     """:func:`check_answers` of answers given as their JSON text (a block's chunk): first the
     family's ``check_texts`` where it has one (the answers it judges at once), then the rest
@@ -97,7 +90,8 @@ def check_answers(tasks: list[Task], answers: list[Any]) -> list[Any]:
 
 def outcome_columns(task: Task, result: dict[str, Any], verdict: Any = None) -> dict[str, Any]:
     """The outcome and cost columns of a finished run (any ``kind`` a worker or watchdog gives);
-    ``verdict``: the checker's verdict on its answer when already made (:func:`check_many`)."""
+    ``verdict``: the checker's verdict on its answer when already made
+    (:func:`check_answers`)."""
     kind = result["kind"]
     counters = result.get("counters") or {}
     row: dict[str, Any] = {

@@ -71,8 +71,8 @@ def main() -> None:
     worker = Worker([], 1)
     sent: list[str] = []
 
-    def send(message):
-        sent.append(json.dumps(message, separators=(",", ":"), default=str))
+    def send(*messages):
+        sent.extend(json.dumps(m, separators=(",", ":"), default=str) for m in messages)
 
     prepare_sweep(str(suite))  # imports and the solver index: not a stage
     _, tasks = stages.timed("plan", prepare_sweep, str(suite))

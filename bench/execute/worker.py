@@ -107,7 +107,8 @@ def limit_threads(cores: int) -> None:
 # -- preparing a solver once per machine ---------------------------------------------------------
 
 STAMP_VERSION = 1
-Notify = Callable[[dict[str, Any]], None]
+#: Sends messages to the parent: one or more, in one write (read together).
+Notify = Callable[..., None]
 
 
 def prepare_folder() -> Path | None:
@@ -312,7 +313,7 @@ class Worker:
             result["message"] = f"{result['message']}; {note}" if result.get("message") else note
         return result
 
-    def run_block(self, task: dict[str, Any], send: Notify) -> dict[str, Any]:
+    def run_block(self, task: dict[str, Any], send: Notify) -> None:
         """A block: its instances solved in chunks, each chunk's results sent as they come.
 
         Before each chunk the worker says ``{"op": "chunk", "start": i, "n": k}`` (the
@@ -322,7 +323,9 @@ class Worker:
         chunk in flight. A solver with a batch entry (``spec.batch``) gets each chunk in one
         call, chunks sized from its rate to last about ``BLOCK_CHUNK_S``; one without is called
         per instance, each a chunk of one with a budget of its own. The last message is the
-        block's ``result`` (its wall time)."""
+        block's ``result`` (its wall time), sent in one write with the last chunk's rows
+        (``send(rows, result)``), so that the parent reads the two together and gives the
+        worker its next block before it makes those rows; returns None."""
         spec = self.solver(task["solver"])
         t_prepare = self.prepare(spec, lambda message: send({**message, "id": task["id"]}))
         family = instances.family(spec.family)
@@ -334,16 +337,19 @@ class Worker:
               "as_limit_mb": as_limit_mb})
         per_s, params = task["budget_s"], task["params"]
         start, done, size = time.monotonic(), 0, self.chunk_sizes.get(task["solver"], 1)
+        rows = None
         while done < len(items):
             chunk = items[done:done + (size if spec.batch else 1)]
             send({"op": "chunk", "id": task["id"], "start": done, "n": len(chunk)})
             cpu0, t0 = cpu_seconds(), time.monotonic()
             columns = self._chunk(spec, chunk, per_s, task, params)
             wall = time.monotonic() - t0
-            send({"op": "rows", "id": task["id"], "start": done, "columns": columns,
-                  "chunk_wall": wall, "chunk_cpu": cpu_seconds() - cpu0,
-                  "block_wall": time.monotonic() - start, "peak_rss_mb": peak_rss_mb()})
+            rows = {"op": "rows", "id": task["id"], "start": done, "columns": columns,
+                    "chunk_wall": wall, "chunk_cpu": cpu_seconds() - cpu0,
+                    "block_wall": time.monotonic() - start, "peak_rss_mb": peak_rss_mb()}
             done += len(chunk)
+            if done < len(items):
+                send(rows)
             if spec.batch:
                 rate = len(chunk) / max(wall, 1e-6)
                 size = max(1, min(BLOCK_CHUNK_MAX, 2 * size, int(rate * BLOCK_CHUNK_S)))
@@ -353,7 +359,8 @@ class Worker:
                   "t_wall": time.monotonic() - start, "peak_rss_mb": peak_rss_mb()}
         if left:
             result["message"] = f"the block left {left} process(es) running; killed when it ended"
-        return result
+        send(*([rows] if rows is not None else []), result)
+        return None
 
     def _chunk(self, spec: Any, chunk: list[Any], per_s: float, task: dict[str, Any],
                params: dict[str, Any]) -> dict[str, list[Any]]:
@@ -409,8 +416,9 @@ def main(argv: list[str] | None = None) -> None:
     inbox = os.fdopen(args.read_fd, "r", encoding="utf-8")
     outbox = os.fdopen(args.write_fd, "w", encoding="utf-8")
 
-    def send(message: dict[str, Any]) -> None:
-        outbox.write(json.dumps(message, separators=(",", ":"), default=str) + "\n")
+    def send(*messages: dict[str, Any]) -> None:
+        outbox.write("".join(json.dumps(message, separators=(",", ":"), default=str) + "\n"
+                             for message in messages))
         outbox.flush()
 
     try:
@@ -424,8 +432,10 @@ def main(argv: list[str] | None = None) -> None:
         if message.get("op") == "exit":
             break
         try:
-            run = worker.run_block if "block" in message["task"] else worker.run
-            send(run(message["task"], send))
+            if "block" in message["task"]:
+                worker.run_block(message["task"], send)
+            else:
+                send(worker.run(message["task"], send))
         except Exception as exc:  # a bug outside the solver: report it, stay alive
             send({"op": "result", "id": message["task"]["id"], "kind": "error",
                   "message": f"worker: {type(exc).__name__}: {exc}"})

@@ -129,12 +129,31 @@ class Journal:
         """Every whole row as columns (each a list as long as the rows, null where a row has
         no such column) and the number of rows; repaired as :meth:`read` repairs. Read from
         memory where this object wrote the whole journal with plain values."""
-        if self._kept is not None:
-            return self._columns_of(self._kept)
-        return self._columns_of(self._parts())
+        return self.columns_of(self.read_parts())
+
+    def read_parts(self) -> list[tuple[dict[str, Any], dict[str, list[Any]], int]]:
+        """Every whole row as parts in order: ``(same, varying, size)``, ``size`` rows whose
+        columns in ``same`` have one value for all and those in ``varying`` one each (a
+        chunk line, or single-row lines transposed together); a column in neither is null in
+        those rows. From memory where this object wrote the whole journal with plain values,
+        else from the file, repaired as :meth:`read` repairs."""
+        if self._kept is None:
+            return list(self._parts())
+        parts, single = [], []
+        for same, varying, size in self._kept:
+            if size == 1 and not same:  # a run's row: runs of them transposed together
+                single.append({name: values[0] for name, values in varying.items()})
+                continue
+            if single:
+                parts.append(({}, transpose(single), len(single)))
+                single = []
+            parts.append((same, varying, size))
+        if single:
+            parts.append(({}, transpose(single), len(single)))
+        return parts
 
     @staticmethod
-    def _columns_of(parts: Any) -> tuple[dict[str, list[Any]], int]:
+    def columns_of(parts: Any) -> tuple[dict[str, list[Any]], int]:
         """Columns of (same, varying, size) parts in order."""
         columns: dict[str, list[Any]] = {}
         n = 0

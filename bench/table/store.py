@@ -86,22 +86,23 @@ def _kinds(values: list[Any], na_type: type) -> set[type]:
 
 def compact(directory: str | Path, journal: Journal | None = None) -> Path:
     """Write ``runs.parquet`` from the journal (atomically: write then rename): straight from
-    the columns to Arrow (:func:`to_arrow`), or through :func:`to_frame` where a column's
+    its parts to Arrow (:func:`parts_to_arrow`), or through :func:`to_frame` where a column's
     values do not convert exactly; the file reads back as ``to_frame`` of the columns.
-    ``journal``: the object that wrote it, whose columns may be in memory."""
+    ``journal``: the object that wrote it, whose parts may be in memory."""
     directory = Path(directory)
     journal = journal if journal is not None else Journal(directory / JOURNAL)
-    columns, n = journal.read_columns()
+    parts = journal.read_parts()
+    n = sum(size for _, _, size in parts)
     target = directory / TABLE
     tmp = target.with_suffix(".parquet.tmp")
-    table = to_arrow(columns, n)
+    table = parts_to_arrow(parts, n)
     _just_written.clear()
     if table is not None:
         import pyarrow.parquet as pq
 
         pq.write_table(table, tmp)
     else:
-        to_frame(columns).to_parquet(tmp, index=False)
+        to_frame(Journal.columns_of(parts)[0]).to_parquet(tmp, index=False)
     os.replace(tmp, target)
     if table is not None:
         _just_written[str(target.resolve())] = (_stamp(target), table)
@@ -113,39 +114,77 @@ ARROW_TYPES = {"string": "string", "Float64": "float64", "Int64": "int64", "bool
 
 
 def to_arrow(columns: dict[str, list[Any]], n: int) -> Any:
-    """The typed table of :func:`to_frame` as an Arrow table with pandas' metadata (so that
-    reading it gives the same frame), made column by column at C speed; None when a column
-    does not convert to its type exactly (a value of another type: ``to_frame`` then
-    converts it as it does)."""
+    """:func:`parts_to_arrow` of columns (name -> ``n`` values each)."""
+    return parts_to_arrow([({}, columns, n)], n)
+
+
+def parts_to_arrow(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], n: int
+                   ) -> Any:
+    """The typed table of :func:`to_frame` of the journal's parts (``Journal.read_parts``:
+    ``(same, varying, size)`` each) as an Arrow table with pandas' metadata (so that reading
+    it gives the same frame), made part by part at C speed: a varying column converted, a
+    constant one repeated, an absent one null. None when a column does not convert to its
+    type exactly (a value of another type: ``to_frame`` then converts it as it does)."""
     import pandas as pd
     import pyarrow as pa
     import pyarrow.compute as pc
 
     dtypes = {name: dtype for name, (dtype, _) in COLUMNS.items()}
-    for name in sorted(c for c in columns if c not in COLUMNS):
-        values = columns[name]
-        dtype = extra_dtype(_kinds(values, type(pd.NA)))
+    for name in sorted({name for same, varying, _ in parts for name in (*same, *varying)}
+                       - COLUMNS.keys()):
+        dtype = extra_dtype(_part_kinds(parts, name, type(pd.NA)))
         if dtype is None:
             return None
-        if dtype == "Int64" and None in values:
+        if dtype == "Int64" and _has_null(parts, name):
             dtype = "Float64"  # as to_frame's: pandas reads whole numbers with nulls as floats
         dtypes[name] = dtype
     arrays = []
     for name, dtype in dtypes.items():
-        values = columns.get(name)
         kind = getattr(pa, ARROW_TYPES[dtype])()
-        if values is None:
-            arrays.append(pa.nulls(n, kind))
-            continue
-        if not _converts(values, dtype):
-            return None
-        array = pa.array(values, type=kind)
+        pieces = []
+        for same, varying, size in parts:
+            values = varying.get(name)
+            if values is not None:
+                if not _converts(values, dtype):
+                    return None
+                pieces.append(pa.array(values, type=kind))
+            elif same.get(name) is not None:
+                if type(same[name]) not in _EXACT[dtype]:
+                    return None
+                pieces.append(pa.repeat(pa.scalar(same[name], type=kind), size))
+            else:
+                pieces.append(pa.nulls(size, kind))
+        array = pa.chunked_array(pieces, type=kind)
         if dtype == "Float64" and pc.any(pc.is_nan(array)).as_py():
             return None  # a NaN: to_frame makes it a null
         arrays.append(array)
     empty = pd.DataFrame({name: pd.Series([], dtype=dtype) for name, dtype in dtypes.items()})
     schema = pa.Schema.from_pandas(empty, preserve_index=False)
     return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def _part_kinds(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], name: str,
+                na_type: type) -> set[type]:
+    """:func:`_kinds` of a column of the parts."""
+    kinds: set[type] = set()
+    for same, varying, _ in parts:
+        if name in varying:
+            kinds |= _kinds(varying[name], na_type)
+        elif name in same:
+            kinds |= _kinds([same[name]], na_type)
+    return kinds
+
+
+def _has_null(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], name: str
+              ) -> bool:
+    """Whether a column of the parts has a null (None, or a row without it)."""
+    for same, varying, size in parts:
+        if name in varying:
+            if None in varying[name]:
+                return True
+        elif size and (name not in same or same[name] is None):
+            return True
+    return False
 
 
 #: The Python types a column of each dtype may hold for :func:`to_arrow` (nulls aside).

@@ -172,13 +172,12 @@ class BlockRuns:
     def _instance_columns(self) -> dict[str, list[Any]]:
         """The instance columns of every run of the block, and its place in it (computed
         once)."""
-        from bench.execute.runner import instance_columns
-        from bench.table.journal import transpose
+        from bench.execute.runner import instance_column_lists
 
         if self.instance_columns is None:
-            rows = [{**instance_columns(task), "block_index": task.block_index}
-                    for task in self.block.tasks]
-            self.instance_columns = transpose(rows)
+            tasks = self.block.tasks
+            self.instance_columns = {**instance_column_lists(tasks),
+                                     "block_index": [task.block_index for task in tasks]}
         return self.instance_columns
 
     def _row(self, task: Task, result: dict[str, Any], shared: dict[str, Any], sweep: str

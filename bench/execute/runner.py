@@ -254,6 +254,26 @@ def instance_columns(task: Task) -> dict[str, Any]:
     return row
 
 
+def instance_column_lists(tasks: list[Task]) -> dict[str, list[Any]]:
+    """:func:`instance_columns` of many runs, as columns (a block's), made column by column:
+    the same names in the same order, null where a run has no such parameter."""
+    from bench.table.journal import transpose
+
+    refs = [task.ref for task in tasks]
+    generated = [ref.generated for ref in refs]
+    columns: dict[str, list[Any]] = {
+        "key": [task.key for task in tasks], "instance_id": [ref.instance_id for ref in refs],
+        "instance_name": [getattr(g.instance, "name", "") for g in generated],
+        "source": [ref.source for ref in refs], "feasible": [g.feasible for g in generated],
+        "known_optimum": [g.known_optimum for g in generated],
+        "max_score": [getattr(g.instance, "max_score", None) for g in generated],
+    }
+    params = transpose([{**g.params, **ref.extra_params} for g, ref in zip(generated, refs,
+                                                                           strict=True)])
+    columns.update({f"p_{key}": values for key, values in params.items()})
+    return columns
+
+
 def skipped_row(task: Task, sweep: str, reason: str) -> dict[str, Any]:
     return {**base_row(task, sweep), "started_at": now(), "status": "skipped", "message": reason,
             "limits": "not run"}

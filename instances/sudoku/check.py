@@ -56,11 +56,20 @@ def _unit_table(box: int) -> np.ndarray:
 
 def solved_rows(puzzles: np.ndarray, answers: np.ndarray, box: int) -> np.ndarray:
     """For each (puzzle, answer) row pair of one box side: whether the answer keeps every clue
-    and each of its units sorted is 1..size (a solved grid)."""
+    and each of its units holds every digit 1..size (a solved grid: a unit's ``size`` cells
+    showing all ``size`` digits hold each once). A unit is judged by the OR of its cells'
+    bits ``1 << digit``: all of 1..size and nothing else (a blank's bit 0, a value past
+    ``size`` clamped to bit ``size + 1``) is solved."""
     size = box * box
     kept = ((puzzles == 0) | (puzzles == answers)).all(axis=1)
-    cells = np.sort(answers[:, _unit_table(box)], axis=2)
-    return kept & (cells == np.arange(1, size + 1)).all(axis=(1, 2))
+    kind = np.int32 if size < 30 else np.int64
+    bits = np.left_shift(kind(1), np.minimum(answers, size + 1).astype(kind))
+    full = (1 << (size + 1)) - 2
+    return kept & (np.bitwise_or.reduce(bits[:, _unit_table(box)], axis=2) == full).all(axis=1)
+
+
+#: The verdict on a solved grid (one object: a verdict is immutable).
+SOLVED = Verdict(True, True)
 
 
 def check_texts(instances: list[Instance], texts: list[str | None]) -> list[Verdict | None]:
@@ -82,7 +91,7 @@ def check_texts(instances: list[Instance], texts: list[str | None]) -> list[Verd
         good = solved_rows(puzzles, line_rows([line for _, line in members]), box)
         for (i, _), solved in zip(members, good.tolist(), strict=True):
             if solved:
-                out[i] = Verdict(True, True)
+                out[i] = SOLVED
     return out
 
 
@@ -122,6 +131,6 @@ def check_many(instances: list[Instance], solutions: list[Solution]) -> list[Ver
         answers = grid_rows([solutions[i] for i in members])
         for i, good in zip(members, solved_rows(puzzles, answers, box), strict=True):
             if good:
-                out[i] = Verdict(True, True)
+                out[i] = SOLVED
     return [verdict if verdict is not None else check(instance, solution)
             for verdict, instance, solution in zip(out, instances, solutions, strict=True)]

@@ -101,6 +101,22 @@ def test_block_with_dask_is_refused(tmp_path):
                   executor="dask-local")
 
 
+def test_a_blocks_instance_columns_are_its_runs(tmp_path):
+    """A block's instance columns, made column by column, are its runs' ``instance_columns``
+    transposed: the same names in the same order, a parameter a run lacks null."""
+    from bench.execute.runner import instance_column_lists, instance_columns
+    from bench.execute.sweep import prepare_sweep
+    from bench.table.journal import transpose
+
+    _, tasks = prepare_sweep(str(write_suite(tmp_path)))
+    tasks[1].ref.extra_params = {"hint": "x"}  # (runs of two solvers share an instance)
+    tasks[-1].ref.extra_params = {"clues": 99, "later": 1.5}
+    want = transpose([instance_columns(task) for task in tasks])
+    got = instance_column_lists(tasks)
+    assert list(got) == list(want) and got == want
+    assert {None, "x"} <= set(got["p_hint"]) and got["p_clues"][-1] == 99
+
+
 def test_check_many_agrees_with_check():
     rng = random.Random(5)
     pairs = []
@@ -117,6 +133,47 @@ def test_check_many_agrees_with_check():
     many = check_many([p[0] for p in pairs], [p[1] for p in pairs])
     assert many == [check(i, s) for i, s in pairs]
     assert any(not v.solved for v in many) and any(v.solved for v in many)
+
+
+def test_solved_rows_is_checks_solved_on_near_misses():
+    """The array judgement calls a grid solved exactly when ``check`` does, on grids one
+    change from solved: two cells of a row swapped (every row still holds each digit once),
+    a blank, a digit past the size (no solution at all), a clue overwritten, two rows of a
+    band swapped."""
+    import numpy as np
+
+    from instances.sudoku.check import solved_rows
+
+    rng = random.Random(11)
+    for box in (2, 3, 4):
+        size = box * box
+        made = [PLANTED({"box": box, "clues": box**4 // 2}, seed) for seed in (1, 2, 3)]
+        instances, grids = [], []
+        for gen in made:
+            secret = list(gen.secret.grid)
+            for change in range(6):
+                grid = list(secret)
+                row, i, j = rng.randrange(size), *rng.sample(range(size), 2)
+                if change == 1:
+                    grid[row * size + i], grid[row * size + j] = \
+                        grid[row * size + j], grid[row * size + i]
+                elif change == 2:
+                    grid[rng.randrange(size * size)] = 0
+                elif change == 3:
+                    grid[rng.randrange(size * size)] = size + 1
+                elif change == 4:
+                    clue = next(c for c, v in enumerate(gen.instance.grid) if v)
+                    grid[clue] = grid[clue] % size + 1
+                elif change == 5:
+                    a, b = rng.sample(range(box), 2)
+                    grid[a * size:(a + 1) * size], grid[b * size:(b + 1) * size] = \
+                        grid[b * size:(b + 1) * size], grid[a * size:(a + 1) * size]
+                instances.append(gen.instance)
+                grids.append(grid)
+        got = solved_rows(np.array([i.grid for i in instances]), np.array(grids), box)
+        want = [max(g) <= size and check(i, Solution(box, tuple(g))).solved
+                for i, g in zip(instances, grids, strict=True)]  # past the size: malformed
+        assert got.tolist() == want and any(want) and not all(want)
 
 
 def test_check_texts_judges_only_what_check_calls_solved():

@@ -27,6 +27,7 @@ from instances.sudoku.model import (
     Instance,
     Solution,
     box_of_length,
+    canonical_lines,
     digit_of,
 )
 
@@ -112,6 +113,12 @@ def parse_with_solutions(text: str, path: str | None = None
     stem = Path(path).stem if path else "sudoku"
     if grid_token(first) is None:
         return [(parse_drawn(text, stem, path), None)]
+    box = box_of_length(len(first))
+    if box is not None:  # a file of bare grid lines, read at once
+        puzzles = canonical_lines(Instance, box, lines,
+                                  [f"{stem}#{i}" for i in range(1, len(lines) + 1)])
+        if puzzles is not None:
+            return [(puzzle, None) for puzzle in puzzles]
     out: list[tuple[Instance, Solution | None]] = []
     for number, line in enumerate(lines, 1):
         words = line.split()

@@ -199,6 +199,24 @@ def _read_line(cls: type, box: int, text: str, *rest: Any) -> Any:
     return _read(cls, box, grid_of_line(text, box), *rest, line=text)
 
 
+def canonical_lines(cls: type, box: int, lines: list[str], names: list[str]) -> list[Any] | None:
+    """``cls(box, grid, name)`` of each line, as :func:`_read_line` reads it, where every line
+    is ``to_line``'s text of the box already (checked together: one translate of their join);
+    None where one is not (each is then read on its own, and a bad one named)."""
+    table = BYTE_TABLES.get(box * box)
+    text = "".join(lines)
+    if table is None or any(len(line) != box ** 4 for line in lines) or not text.isascii() \
+            or "0" in text or text != text.upper() \
+            or b"\xff" in text.encode("ascii").translate(table):
+        return None
+    made = []
+    for line, name in zip(lines, names, strict=True):
+        one = object.__new__(cls)
+        one.__dict__.update(box=box, name=name, _line=line)
+        made.append(one)
+    return made
+
+
 def _lazy_grid(made: Any, name: str) -> Any:
     """The ``grid`` of a puzzle or solution read from its line (``_read_line``), decoded now
     and kept; any other missing attribute is missing."""

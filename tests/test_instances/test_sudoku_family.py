@@ -287,3 +287,21 @@ def test_many_grids_read_and_write_as_one_at_a_time(box):
     sloppy = line.replace(".", "0").lower()
     assert Instance.from_line(sloppy, box).to_line() == line
     assert Instance.from_line(sloppy, box).grid == puzzles[0].grid
+
+
+@pytest.mark.parametrize("box", [2, 3, 4])
+def test_a_file_of_bare_lines_reads_as_line_by_line(tmp_path, box):
+    """A file whose lines are all canonical grids is read at once (``canonical_lines``): the
+    same puzzles, names and ids as one line at a time; a sloppy line (``0`` blanks, lower
+    case) or a bad symbol sends the file the slow way, which reads it or names the line."""
+    from instances.sudoku.formats import parse_line, parse_with_solutions
+
+    lines = [PLANTED({"box": box, "clues": box**4 // 2}, seed).instance.to_line()
+             for seed in (1, 2, 3)]
+    for text in ("\n".join(lines) + "\n", "\n".join(lines[:2] + [lines[2].replace(".", "0")])):
+        got = [puzzle for puzzle, _ in parse_with_solutions(text, "set.txt")]
+        want = [parse_line(line, f"set#{i}") for i, line in enumerate(text.split(), 1)]
+        assert [(p.box, p.grid, p.name, p.to_line(), p.instance_id) for p in got] == \
+            [(p.box, p.grid, p.name, p.to_line(), p.instance_id) for p in want]
+    with pytest.raises(InstanceError, match="set.txt:3: symbol .x. at position 1"):
+        parse_with_solutions("\n".join(lines[:2] + ["x" + lines[2][1:]]), "set.txt")

@@ -143,6 +143,12 @@ class Family:
         """The instance ``instance.to_json()`` gave."""
         return self.instance_type.from_json(data)
 
+    def instances_from_json(self, datas: list[dict[str, Any]]) -> list[Any]:
+        """The instances of many ``to_json()`` forms (a block's): the instance type's
+        ``from_json_many`` where it has one (read together), else one ``from_json`` each."""
+        many = getattr(self.instance_type, "from_json_many", None)
+        return many(datas) if many is not None else [self.instance_from_json(d) for d in datas]
+
     def solution_from_json(self, data: Any, instance: Any) -> Any:
         """The answer ``solution.to_json(instance)`` gave (a malformed one raises)."""
         return self.solution_type.from_json(data, instance)

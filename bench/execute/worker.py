@@ -329,7 +329,7 @@ class Worker:
         spec = self.solver(task["solver"])
         t_prepare = self.prepare(spec, lambda message: send({**message, "id": task["id"]}))
         family = instances.family(spec.family)
-        items = [family.instance_from_json(data) for data in task["block"]["instances"]]
+        items = family.instances_from_json(task["block"]["instances"])
         limit_threads(task["cores"])
         as_limit_mb = None if task.get("kernel_memory") else set_memory_backstop(task["mem_mb"])
         reset_peak_rss()

@@ -128,6 +128,20 @@ class Instance:
         return cls.from_line(str(data["grid"]), box, str(data.get("name", "")))
 
     @classmethod
+    def from_json_many(cls, datas: list[dict[str, Any]]) -> list[Instance]:
+        """``from_json`` of each: read together (``canonical_lines``) where all are of one box
+        side with canonical lines and text names."""
+        if datas and all(type(d.get("grid")) is str and type(d.get("name", "")) is str
+                         for d in datas):
+            box = datas[0]["box"]
+            if type(box) is int and all(d["box"] == box for d in datas):
+                made = canonical_lines(cls, box, [d["grid"] for d in datas],
+                                       [d.get("name", "") for d in datas])
+                if made is not None:
+                    return made
+        return [cls.from_json(data) for data in datas]
+
+    @classmethod
     def from_line(cls, text: str, box: int, name: str = "") -> Instance:
         """The puzzle of a one-line grid of a known box side (a bad symbol names its
         position)."""

@@ -310,8 +310,9 @@ def test_a_chunk_leaves_out_only_columns_without_a_value():
                "work_nodes": [np.int64(0), 0, 0.0], "score_trace": [None] * 3}
     sent = chunk_columns(columns, wall=1.0, cpu=2.0)
     assert set(sent) == {"kind", "counters", "t_wall", "t_cpu", "work_nodes"}
-    assert sent["t_wall"] == [1 / 3, 0.5, 1 / 3]  # its own, else a share of the chunk's
-    assert sent["t_cpu"] == [2 / 3, 1.0, 2 / 3]
+    third = round(1 / 3, 9)  # to the nanosecond
+    assert sent["t_wall"] == [third, 0.5, third]  # its own, else a share of the chunk's
+    assert sent["t_cpu"] == [round(2 / 3, 9), 1.0, round(2 / 3, 9)]
 
 
 def test_a_chunks_counters_read_as_the_rows_do():

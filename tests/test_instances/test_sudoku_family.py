@@ -305,3 +305,15 @@ def test_a_file_of_bare_lines_reads_as_line_by_line(tmp_path, box):
             [(p.box, p.grid, p.name, p.to_line(), p.instance_id) for p in want]
     with pytest.raises(InstanceError, match="set.txt:3: symbol .x. at position 1"):
         parse_with_solutions("\n".join(lines[:2] + ["x" + lines[2][1:]]), "set.txt")
+
+
+def test_a_blocks_instances_read_together_as_one_at_a_time():
+    """``from_json_many`` (a block's instances, in the worker) gives what ``from_json`` of
+    each gives, taking the slow way for mixed boxes, sloppy lines or odd types."""
+    made = [PLANTED({"box": box, "clues": box**4 // 2}, seed).instance.to_json()
+            for box in (2, 3) for seed in (1, 2)]
+    sloppy = {**made[3], "grid": made[3]["grid"].replace(".", "0")}
+    for datas in (made[:2], made[2:], made, [made[2], sloppy], [{**made[0], "box": 2.0}]):
+        got, want = Instance.from_json_many(datas), [Instance.from_json(d) for d in datas]
+        assert [(p.box, p.grid, p.name, p.to_line(), p.instance_id) for p in got] == \
+            [(p.box, p.grid, p.name, p.to_line(), p.instance_id) for p in want]

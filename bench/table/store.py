@@ -129,6 +129,8 @@ def parts_to_arrow(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]]
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    if not parts:
+        parts = [({}, {}, 0)]
     dtypes = {name: dtype for name, (dtype, _) in COLUMNS.items()}
     for name in sorted({name for same, varying, _ in parts for name in (*same, *varying)}
                        - COLUMNS.keys()):
@@ -154,7 +156,8 @@ def parts_to_arrow(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]]
                 pieces.append(pa.repeat(pa.scalar(same[name], type=kind), size))
             else:
                 pieces.append(pa.nulls(size, kind))
-        array = pa.chunked_array(pieces, type=kind)
+        array = pa.concat_arrays(pieces) if len(pieces) != 1 else pieces[0]  # one chunk:
+        # the table's columns as one array each, as pandas works on them fastest
         if dtype == "Float64" and pc.any(pc.is_nan(array)).as_py():
             return None  # a NaN: to_frame makes it a null
         arrays.append(array)

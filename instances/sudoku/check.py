@@ -84,7 +84,7 @@ def check_texts(instances: list[Instance], texts: list[str | None]) -> list[Verd
         instance = instances[i]
         grid = data.get("grid") if type(data) is dict and data.get("box") == instance.box \
             else None
-        if type(grid) is str and len(grid) == instance.ncells and grid.isascii():
+        if type(grid) is str and len(grid) == instance.box ** 4 and grid.isascii():
             groups.setdefault(instance.box, []).append((i, grid))
     for box, members in groups.items():
         puzzles = grid_rows([instances[i] for i, _ in members])

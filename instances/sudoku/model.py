@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -87,6 +87,9 @@ class Instance:
     box: int
     grid: tuple[int, ...]
     name: str = ""
+    #: No partial credit (the harness reads ``max_score`` where a family has one; present,
+    #: so that reading it never falls through to ``__getattr__``, which raises).
+    max_score: ClassVar[None] = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "grid", _checked_grid(self.box, self.grid, "sudoku puzzle"))

@@ -82,7 +82,7 @@ COLUMNS: dict[str, tuple[str, str]] = {
     # block runs (a ladder's `block = N`: many instances solved by one worker call)
     "block": ("string", "the block the run belongs to (ladder/rung/config/repeat/number), NA "
                         "for a run of its own; its `t_wall`, `t_cpu` and counters are still "
-                        "this instance's: the solver's own time for it"),
+                        "this instance's: the solver's own time for it (to the nanosecond)"),
     "block_size": ("Int64", "the runs its block holds, NA outside blocks"),
     "block_index": ("Int64", "its place in its block, from 0, NA outside blocks"),
     "chunk_size": ("Int64", "the instances of the chunk (one solver call) that solved it, NA "

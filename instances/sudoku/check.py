@@ -59,11 +59,11 @@ def solved_rows(puzzles: np.ndarray, answers: np.ndarray, box: int) -> np.ndarra
     and each of its units holds every digit 1..size (a solved grid: a unit's ``size`` cells
     showing all ``size`` digits hold each once). A unit is judged by the OR of its cells'
     bits ``1 << digit``: all of 1..size and nothing else (a blank's bit 0, a value past
-    ``size`` clamped to bit ``size + 1``) is solved."""
+    ``size`` clamped to bit ``size + 1``, one below 0 to bit 0) is solved."""
     size = box * box
     kept = ((puzzles == 0) | (puzzles == answers)).all(axis=1)
     kind = np.int32 if size < 30 else np.int64
-    bits = np.left_shift(kind(1), np.minimum(answers, size + 1).astype(kind))
+    bits = np.left_shift(kind(1), np.clip(answers, 0, size + 1).astype(kind))
     full = (1 << (size + 1)) - 2
     return kept & (np.bitwise_or.reduce(bits[:, _unit_table(box)], axis=2) == full).all(axis=1)
 

@@ -117,6 +117,27 @@ def test_a_blocks_instance_columns_are_its_runs(tmp_path):
     assert {None, "x"} <= set(got["p_hint"]) and got["p_clues"][-1] == 99
 
 
+def test_a_blocks_last_rows_come_in_one_write_with_its_end(tmp_path):
+    """The worker sends each chunk's rows as it ends, but the last chunk's together with the
+    block's result (one ``send``, so one write): the parent reads them together and gives
+    out the next block before it makes those rows. Every instance is in exactly one chunk."""
+    from bench.execute.blocks import block_payload
+    from bench.execute.sweep import prepare_sweep
+    from bench.execute.worker import Worker
+
+    _, tasks = prepare_sweep(str(write_suite(tmp_path)))
+    block = Block([t for t in tasks if t.block == tasks[0].block])
+    worker = Worker([], 1)
+    worker.chunk_sizes[block.config.spec.key] = 1  # chunks of 1, 2, ...: several of them
+    sends: list[tuple[dict, ...]] = []
+    assert worker.run_block(block_payload(block, 7), lambda *m: sends.append(m)) is None
+    rows = [m for group in sends for m in group if m["op"] == "rows"]
+    assert [len(group) for group in sends].count(2) == 1 and len(sends[-1]) == 2
+    assert [m["op"] for m in sends[-1]] == ["rows", "result"] and len(rows) > 1
+    covered = [m["start"] + i for m in rows for i in range(len(m["columns"]["kind"]))]
+    assert covered == list(range(len(block.tasks)))
+
+
 def test_check_many_agrees_with_check():
     rng = random.Random(5)
     pairs = []

@@ -144,18 +144,17 @@ def parts_to_arrow(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]]
     for name, dtype in dtypes.items():
         kind = getattr(pa, ARROW_TYPES[dtype])()
         pieces = []
-        for same, varying, size in parts:
-            values = varying.get(name)
-            if values is not None:
+        for values, size in _runs(parts, name):
+            if type(values) is list:
                 if not _converts(values, dtype):
                     return None
                 pieces.append(pa.array(values, type=kind))
-            elif same.get(name) is not None:
-                if type(same[name]) not in _EXACT[dtype]:
-                    return None
-                pieces.append(pa.repeat(pa.scalar(same[name], type=kind), size))
-            else:
+            elif values is None:
                 pieces.append(pa.nulls(size, kind))
+            elif type(values) not in _EXACT[dtype]:
+                return None
+            else:
+                pieces.append(_repeated(values, size, kind))
         array = pa.concat_arrays(pieces) if len(pieces) != 1 else pieces[0]  # one chunk:
         # the table's columns as one array each, as pandas works on them fastest
         if dtype == "Float64" and pc.any(pc.is_nan(array)).as_py():
@@ -164,6 +163,42 @@ def parts_to_arrow(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]]
     empty = pd.DataFrame({name: pd.Series([], dtype=dtype) for name, dtype in dtypes.items()})
     schema = pa.Schema.from_pandas(empty, preserve_index=False)
     return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def _runs(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], name: str
+          ) -> list[tuple[Any, int]]:
+    """A column of the parts as runs in order: ``(values, size)`` where the column varies (a
+    list), ``(value, size)`` where consecutive parts hold one value (of one type; None for
+    nulls, a row without the column included), merged."""
+    runs: list[tuple[Any, int]] = []
+    for same, varying, size in parts:
+        values = varying.get(name)
+        if values is None:
+            value = same.get(name)
+            if runs and type(runs[-1][0]) is type(value) is not list \
+                    and runs[-1][0] == value:
+                runs[-1] = (value, runs[-1][1] + size)
+                continue
+            runs.append((value, size))
+        else:
+            runs.append((values, size))
+    return runs
+
+
+def _repeated(value: Any, size: int, kind: Any) -> Any:
+    """``size`` copies of one value as an Arrow array of type ``kind``: a text's bytes laid
+    out once each (Arrow's own repeat copies a string value by value)."""
+    import numpy as np
+    import pyarrow as pa
+
+    if type(value) is str:
+        data = value.encode()
+        if size * len(data) < 2**31:  # the string type's offsets are 32-bit
+            offsets = np.arange(0, (size + 1) * len(data), len(data) or 1, dtype=np.int32) \
+                if data else np.zeros(size + 1, dtype=np.int32)
+            return pa.StringArray.from_buffers(size, pa.py_buffer(offsets),
+                                               pa.py_buffer(data * size))
+    return pa.repeat(pa.scalar(value, type=kind), size)
 
 
 def _part_kinds(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], name: str,

@@ -383,6 +383,29 @@ def test_the_table_written_straight_from_columns_reads_as_to_frame(tmp_path):
     assert to_arrow(columns, 1) is None  # the NaN is to_frame's to make a null
 
 
+def test_a_table_of_chunks_reads_as_to_frame_of_their_rows(tmp_path):
+    """Chunks whose constant columns change from one to the next (a text, an empty text, a
+    null, a column absent) are written part by part, runs of one value merged, and read
+    back as ``to_frame`` of the same rows."""
+    import pandas as pd
+
+    from bench.table.store import TABLE, compact, to_frame
+
+    journal = Journal(tmp_path / "journal.jsonl")
+    journal.append({"key": "a", "status": "solved", "t_wall": 0.5, "p_box": 3, "solver": "x"})
+    journal.append_columns({"solver": "x", "family": "sudoku", "t_prepare": 0.0},
+                           {"key": ["b", "c"], "t_wall": [0.1, None], "s_mode": ["", "y"]}, 2)
+    journal.append_columns({"solver": "y", "family": "sudoku", "s_mode": ""},
+                           {"key": ["d", "e"], "t_wall": [0.1, 0.2]}, 2)
+    journal.append_columns({"solver": "y", "family": "", "s_mode": "", "p_box": 4},
+                           {"key": ["f", "g"], "t_wall": [0.1, 0.2]}, 2)
+    journal.close()
+    compact(tmp_path, journal)
+    got = pd.read_parquet(tmp_path / TABLE)
+    pd.testing.assert_frame_equal(got, to_frame(journal.read()))
+    assert got["family"].tolist()[1:] == ["sudoku"] * 4 + [""] * 2
+
+
 def test_answer_texts_read_together_only_when_each_is_one_value():
     from instances.sudoku.check import read_texts
 

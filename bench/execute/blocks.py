@@ -107,7 +107,7 @@ class BlockRuns:
         self.reported: set[int] = set()
         self.prepare_paid = False
         self.shared_columns: dict[str, Any] | None = None
-        self.instance_columns: dict[str, list[Any]] | None = None
+        self.instance_columns: tuple[dict[str, Any], dict[str, list[Any]]] | None = None
 
     def chunk(self, message: dict[str, Any], slot: Any, sweep: str) -> ChunkRows:
         """The rows of the chunk a ``rows`` message reports (``slot``: the worker's, for the
@@ -130,11 +130,22 @@ class BlockRuns:
                  for kind, text in zip(kinds, out["solution"], strict=True)]
         verdicts = check_texts(tasks, texts)
         limit = self.block.budget_s + self.grace_s
+        claimed, objective, solutions = out["claimed"], out["objective"], out["solutions"]
+        # A claim's judgement depends on the run only through what its instance is known to
+        # be: a block's runs mostly make the same claim with the same verdict (the one
+        # solved verdict of a batch checker), judged once (the verdicts list keeps them alive,
+        # so their ids are theirs)
+        judgements: dict[tuple[Any, ...], dict[str, Any]] = {}
         for i, (task, kind) in enumerate(zip(tasks, kinds, strict=True)):
             if kind != "outcome":
                 continue
-            judged = judge_claim(task, out["claimed"][i], verdicts[i], out["objective"][i],
-                                 out["solutions"][i])
+            known = task.ref.generated
+            claim = (claimed[i], id(verdicts[i]), objective[i], solutions[i], known.feasible,
+                     known.known_solutions, known.known_optimum)
+            judged = judgements.get(claim)
+            if judged is None:
+                judged = judgements[claim] = judge_claim(task, claimed[i], verdicts[i],
+                                                         objective[i], solutions[i])
             for name, value in judged.items():
                 out[name][i] = value
             wall = out["t_wall"][i]
@@ -156,9 +167,16 @@ class BlockRuns:
                    if v is not None},
                 **{k: v for k, v in block_columns(tasks[0], message, n).items()
                    if k != "block_index"}}  # the run's place in the block varies
-        varying = {name: values[start:start + n]
-                   for name, values in self._instance_columns().items()}
-        varying.update({name: values for name, values in out.items() if name not in same})
+        constant, columns = self._instance_columns()
+        same.update({name: value for name, value in constant.items() if name not in same})
+        varying = {name: values[start:start + n] for name, values in columns.items()}
+        for name, values in out.items():
+            if name in same:
+                continue
+            if values.count(None) == n:  # no row has it (most outcome columns of a batch)
+                same[name] = None
+            else:
+                varying[name] = values
         return ChunkRows(tasks, same, varying)
 
     def _shared(self, task: Task, sweep: str) -> dict[str, Any]:
@@ -169,15 +187,19 @@ class BlockRuns:
             self.shared_columns = run_columns(task, sweep)
         return self.shared_columns
 
-    def _instance_columns(self) -> dict[str, list[Any]]:
+    def _instance_columns(self) -> tuple[dict[str, Any], dict[str, list[Any]]]:
         """The instance columns of every run of the block, and its place in it (computed
-        once)."""
+        once), as those with one value for the whole block (the family's parameters of a
+        file's puzzles, a null optimum) and the others, a value per run."""
         from bench.execute.runner import instance_column_lists
+        from bench.table.journal import split_columns
 
         if self.instance_columns is None:
             tasks = self.block.tasks
-            self.instance_columns = {**instance_column_lists(tasks),
-                                     "block_index": [task.block_index for task in tasks]}
+            split = split_columns({}, {**instance_column_lists(tasks),
+                                       "block_index": [task.block_index for task in tasks]},
+                                  len(tasks))
+            self.instance_columns = (split["same"], split["rows"])
         return self.instance_columns
 
     def _row(self, task: Task, result: dict[str, Any], shared: dict[str, Any], sweep: str

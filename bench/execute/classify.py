@@ -139,7 +139,10 @@ def judge(task: Task, result: dict[str, Any], checked: Any = None) -> dict[str, 
 def judge_claim(task: Task, claimed: str, verdict: Any, objective: float | None,
                 solutions: str | None) -> dict[str, Any]:
     """Status, verified, verdict and score of a claim, given the checker's verdict on its
-    answer (None: it returned none) and its ``solutions`` bucket (bench/execute/counters.py)."""
+    answer (None: it returned none) and its ``solutions`` bucket (bench/execute/counters.py).
+    Of the run it reads only its family and what its instance is known to be (``feasible``,
+    ``known_solutions``, ``known_optimum``): a block's rows are judged once per distinct
+    claim on that (bench/execute/blocks.py)."""
     out: dict[str, Any] = {"status": claimed}
     if verdict is not None:
         out["verified"] = bool(verdict.legal)

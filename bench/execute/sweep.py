@@ -113,6 +113,14 @@ def collection_paused() -> Iterator[None]:
             gc.enable()
 
 
+def kept_out_of_collections() -> None:
+    """What is alive now left out of later cyclic collections, until :func:`plan_released`:
+    after a block's chunk is journaled, that is its rows (kept by the journal for the
+    compaction, thousands of lists and texts a chunk) and the runner's state, which would
+    otherwise be walked again by every collection for the rest of the sweep."""
+    gc.freeze()
+
+
 @contextlib.contextmanager
 def plan_released() -> Iterator[None]:
     """At the end, the objects :func:`collection_paused` left out are collected as usual
@@ -471,6 +479,7 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
     def record_chunk(chunk: ChunkRows) -> None:
         journal.append_columns(chunk.same, chunk.varying, len(chunk.tasks))
         bar.update_many(chunk.column("status"), chunk.column("t_wall"))
+        kept_out_of_collections()
 
     try:
         with executor_for(executor, scheduler, jobs, suite.cores, plugins,

@@ -281,6 +281,41 @@ def test_block_kill_keeps_finished_rows_and_requeues_the_rest(tmp_path):
     assert [t.block_index for t in rest] == [2]
 
 
+def test_a_chunks_claims_are_judged_as_each_run_alone(tmp_path):
+    """A chunk judges each distinct claim once: every row's status, verified and verdict are
+    still what ``judge_claim`` gives its run alone (a right answer, a count of 2+ on a puzzle
+    known to be unique, a changed digit, no answer; the same claim again after them)."""
+    from bench.execute.classify import judge_claim
+
+    block = block_of(tmp_path, 3)
+    tasks = block.tasks
+    secrets = [task.ref.generated.secret for task in tasks]
+    assert all(task.ref.generated.known_solutions == 1 for task in tasks)
+    broken = list(secrets[2].grid)
+    broken[0] = broken[0] % 9 + 1
+    answers = [secrets[0], secrets[1], Solution(3, tuple(broken)), None, secrets[1]]
+    rows_of = [0, 1, 2, 0, 1]  # two runs met twice: the chunk covers the block's runs in turn
+    claims = ["solved", "solved", "solved", "solved", "solved"]
+    buckets = ["1", "2+", "1", None, "1"]
+    want = []
+    for answer, run, claim, bucket in zip(answers, rows_of, claims, buckets, strict=True):
+        verdict = None if answer is None else check(tasks[run].ref.instance, answer)
+        want.append(judge_claim(tasks[run], claim, verdict, None, bucket))
+    for start in range(0, 5, 3):  # chunks of the block's runs: 0, 1, 2 then 0, 1 again
+        part = slice(start, min(start + 3, 5))
+        columns = {"kind": ["outcome"] * len(answers[part]), "claimed": claims[part],
+                   "solutions": buckets[part], "t_wall": [0.001] * len(answers[part]),
+                   "solution": [None if a is None else json.dumps(a.to_json())
+                                for a in answers[part]]}
+        runs = BlockRuns(block, grace_s=1.0)
+        rows = runs.chunk({"start": 0, "columns": columns}, FakeSlot(), "s").rows()
+        for row, judged in zip(rows, want[part], strict=True):
+            assert row["status"] == judged["status"]
+            assert row["verdict"] == judged.get("verdict")
+            assert row["verified"] == judged.get("verified")
+    assert [w["status"] for w in want] == ["solved", "wrong", "wrong", "wrong", "solved"]
+
+
 def test_block_own_time_past_budget_is_a_timeout(tmp_path):
     block = block_of(tmp_path, 1)
     runs = BlockRuns(block, grace_s=1.0)
@@ -435,6 +470,27 @@ def test_the_journal_kept_in_memory_reads_as_its_file(tmp_path):
     odd.append_many([{"key": "t", "p_shape": (3, 4)}, {"key": "u", "p_shape": [1]}])
     assert odd._kept is None
     assert odd.read_columns()[0]["p_shape"] == [[3, 4], [1]]
+
+
+def test_a_journal_line_reads_as_the_standard_encoders():
+    """``line_bytes`` (orjson, the standard encoder where orjson refuses) reads back as the
+    standard library's own line: text, numbers, NumPy's numbers, keys that are not text,
+    nested lists; an integer past 64 bits and a lone surrogate (orjson refuses both) too."""
+    import numpy as np
+
+    from bench.table.journal import line_bytes
+
+    values = [{"same": {"solver": "x", "n": 3, "f": 0.1, "tiny": 5e-324, "big": 1e300},
+               "rows": {"key": ["a", "é\n\"q\""], "t": [1e-05, -0.0], "b": [True, None]}},
+              {"np": np.float64(1.5), "i": np.int64(7), 1: "one", "nested": [[1, 2], {"k": []}]},
+              {"huge": 2 ** 70, "negative": -2 ** 64}, {"odd": "\ud800"}]
+    for value in values:
+        line = line_bytes(value)
+        assert line.endswith(b"\n") and line.count(b"\n") == 1
+        standard = json.dumps(value, separators=(",", ":"),
+                              default=lambda v: v.item())  # NumPy's numbers as numbers
+        assert json.loads(line) == json.loads(standard)
+    assert json.loads(line_bytes(values[2]))["huge"] == 2 ** 70  # exact, not a float
 
 
 def test_the_table_just_written_loads_as_the_file_reads(tmp_path):

@@ -143,11 +143,18 @@ class Family:
         """The instance ``instance.to_json()`` gave."""
         return self.instance_type.from_json(data)
 
-    def instances_from_json(self, datas: list[dict[str, Any]]) -> list[Any]:
-        """The instances of many ``to_json()`` forms (a block's): the instance type's
+    def instances_to_json(self, instances: list[Any]) -> Any:
+        """Many instances (a block's, sent to a worker) as one JSON value: the instance type's
+        ``to_json_many`` where it has one (all at once), else the list of each one's
+        ``to_json()``. :meth:`instances_from_json` reads it back."""
+        many = getattr(self.instance_type, "to_json_many", None)
+        return many(instances) if many is not None else [i.to_json() for i in instances]
+
+    def instances_from_json(self, data: Any) -> list[Any]:
+        """The instances :meth:`instances_to_json` gave: the instance type's
         ``from_json_many`` where it has one (read together), else one ``from_json`` each."""
         many = getattr(self.instance_type, "from_json_many", None)
-        return many(datas) if many is not None else [self.instance_from_json(d) for d in datas]
+        return many(data) if many is not None else [self.instance_from_json(d) for d in data]
 
     def solution_from_json(self, data: Any, instance: Any) -> Any:
         """The answer ``solution.to_json(instance)`` gave (a malformed one raises)."""

@@ -10,7 +10,7 @@ The stages, in the order a sweep meets them:
 1. ``plan``: the suite read, the file parsed, the run grid built (instance ids, run keys);
 2. ``payload``: a block's message to the worker (every instance serialised);
 3. ``worker``: the worker's ``run_block`` on it (instances read back, the batch entry, the
-   outcomes described, every message JSON-encoded as it is sent);
+   outcomes described, every message encoded as it is sent: bench/execute/wire.py);
 4. ``parse``: the parent decoding those messages;
 5. ``rows``: the parent's rows, as a chunk's columns (every answer checked by the family's
    ``check_many``, every claim judged, the run and instance columns);
@@ -56,6 +56,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=20000)
     parser.add_argument("--block", type=int, default=1000)
     args = parser.parse_args()
+    from bench.execute import wire
     from bench.execute.blocks import Block, BlockRuns, block_payload
     from bench.execute.sweep import prepare_sweep
     from bench.execute.worker import Worker
@@ -71,8 +72,8 @@ def main() -> None:
     worker = Worker([], 1)
     sent: list[str] = []
 
-    def send(*messages):
-        sent.extend(json.dumps(m, separators=(",", ":"), default=str) for m in messages)
+    def send(*messages):  # as the worker's main sends them
+        sent.extend(wire.encode(m) for m in messages)
 
     prepare_sweep(str(suite))  # imports and the solver index: not a stage
     _, tasks = stages.timed("plan", prepare_sweep, str(suite))
@@ -85,7 +86,7 @@ def main() -> None:
         sent.clear()
         payload = stages.timed("payload", lambda b: json.dumps(block_payload(b, 1)), block)
         stages.timed("worker", worker.run_block, json.loads(payload), send)
-        messages = stages.timed("parse", lambda: [json.loads(m) for m in sent])
+        messages = stages.timed("parse", lambda: [wire.decode(m) for m in sent])
         runs = BlockRuns(block, 1.0)
         for message in messages:
             if message.get("op") == "rows":

@@ -49,13 +49,17 @@ class Block:
 
 
 def block_payload(block: Block, run_id: int) -> dict[str, Any]:
-    """What the worker is sent: the solver, its budget per instance, the instances in order."""
+    """What the worker is sent: the solver, its budget per instance, the instances in order
+    (as one JSON value: the family's ``instances_to_json``)."""
+    import instances
+
     first = block.tasks[0]
+    family = instances.family(first.ref.family)
     return {"id": run_id, "solver": first.config.spec.key, "params": first.config.params,
             "seed": first.seed, "budget_s": first.budget_s, "mem_mb": first.mem_mb,
             "cores": first.cores,
-            "block": {"id": first.block,
-                      "instances": [t.ref.instance.to_json() for t in block.tasks]}}
+            "block": {"id": first.block, "instances": family.instances_to_json(
+                [task.ref.instance for task in block.tasks])}}
 
 
 def block_columns(task: Task, message: dict[str, Any] | None, chunk_size: int | None

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.execute import wire
 from bench.execute.cgroups import HEADROOM_MB, Group, open_group
 from bench.execute.limits import kill_tree, process_table, resident_mb, run_processes
 from bench.table.store import now
@@ -188,7 +189,7 @@ class Slot:
         *lines, self.buffer = self.buffer.split(b"\n")
         for line in lines:
             if line.strip():
-                self.messages.append(json.loads(line))
+                self.messages.append(wire.decode(line))
         return True
 
     def _limit_log(self) -> None:

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 import instances
-from bench.execute import described
+from bench.execute import described, wire
 from bench.execute.limits import become_subreaper, die_with_parent, end_own_descendants
 
 MB = 1024 * 1024
@@ -414,11 +414,10 @@ def main(argv: list[str] | None = None) -> None:
         except OSError:
             pass
     inbox = os.fdopen(args.read_fd, "r", encoding="utf-8")
-    outbox = os.fdopen(args.write_fd, "w", encoding="utf-8")
+    outbox = os.fdopen(args.write_fd, "wb")
 
     def send(*messages: dict[str, Any]) -> None:
-        outbox.write("".join(json.dumps(message, separators=(",", ":"), default=str) + "\n"
-                             for message in messages))
+        outbox.write(b"".join(map(wire.encode, messages)))
         outbox.flush()
 
     try:

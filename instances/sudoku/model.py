@@ -130,19 +130,32 @@ class Instance:
         box = int(data["box"])
         return cls.from_line(str(data["grid"]), box, str(data.get("name", "")))
 
+    @staticmethod
+    def to_json_many(puzzles: list[Instance]) -> dict[str, Any]:
+        """Many puzzles (a block's, sent to a worker) as one JSON value that
+        :meth:`from_json_many` reads back: their box side, lines and names, or, for puzzles of
+        several box sides, each one's ``to_json()``."""
+        boxes = {puzzle.box for puzzle in puzzles}
+        if len(boxes) != 1:
+            return {"each": [puzzle.to_json() for puzzle in puzzles]}
+        return {"box": boxes.pop(), "grids": [puzzle.to_line() for puzzle in puzzles],
+                "names": [puzzle.name for puzzle in puzzles]}
+
     @classmethod
-    def from_json_many(cls, datas: list[dict[str, Any]]) -> list[Instance]:
-        """``from_json`` of each: read together (``canonical_lines``) where all are of one box
-        side with canonical lines and text names."""
-        if datas and all(type(d.get("grid")) is str and type(d.get("name", "")) is str
-                         for d in datas):
-            box = datas[0]["box"]
-            if type(box) is int and all(d["box"] == box for d in datas):
-                made = canonical_lines(cls, box, [d["grid"] for d in datas],
-                                       [d.get("name", "") for d in datas])
-                if made is not None:
-                    return made
-        return [cls.from_json(data) for data in datas]
+    def from_json_many(cls, data: dict[str, Any]) -> list[Instance]:
+        """The puzzles :meth:`to_json_many` gave, as ``from_json`` reads each: their lines
+        read together (``canonical_lines``) where all are canonical, else one at a time."""
+        if "each" in data:
+            return [cls.from_json(one) for one in data["each"]]
+        box, grids, names = int(data["box"]), data["grids"], data["names"]
+        if len(grids) != len(names):
+            raise ValueError(f"{len(grids)} grids and {len(names)} names")
+        if all(type(grid) is str for grid in grids) and all(type(n) is str for n in names):
+            made = canonical_lines(cls, box, grids, names)
+            if made is not None:
+                return made
+        return [cls.from_line(str(grid), box, str(name))
+                for grid, name in zip(grids, names, strict=True)]
 
     @classmethod
     def from_line(cls, text: str, box: int, name: str = "") -> Instance:

@@ -308,12 +308,24 @@ def test_a_file_of_bare_lines_reads_as_line_by_line(tmp_path, box):
 
 
 def test_a_blocks_instances_read_together_as_one_at_a_time():
-    """``from_json_many`` (a block's instances, in the worker) gives what ``from_json`` of
-    each gives, taking the slow way for mixed boxes, sloppy lines or odd types."""
-    made = [PLANTED({"box": box, "clues": box**4 // 2}, seed).instance.to_json()
+    """``to_json_many`` then ``from_json_many`` (a block's instances, parent to worker, through
+    JSON) gives what ``from_json`` of each one's ``to_json`` gives: for one box side or
+    several, for lines not in canonical form, and a malformed one is named as ``from_line``
+    names it."""
+    made = [PLANTED({"box": box, "clues": box**4 // 2}, seed).instance
             for box in (2, 3) for seed in (1, 2)]
-    sloppy = {**made[3], "grid": made[3]["grid"].replace(".", "0")}
-    for datas in (made[:2], made[2:], made, [made[2], sloppy], [{**made[0], "box": 2.0}]):
-        got, want = Instance.from_json_many(datas), [Instance.from_json(d) for d in datas]
+    sloppy = {"box": 3, "grids": [made[3].to_line().replace(".", "0")], "names": ["s"]}
+    parts = [made[:2], made[2:], made]
+    cases = [Instance.to_json_many(part) for part in parts]
+    assert "each" in cases[2] and "grids" in cases[0]
+    parts.append([Instance.from_line(sloppy["grids"][0], 3, "s")])
+    for data, want in zip([*cases, sloppy], parts, strict=True):
+        got = Instance.from_json_many(json.loads(json.dumps(data)))
+        want = [Instance.from_json(json.loads(json.dumps(p.to_json()))) for p in want]
         assert [(p.box, p.grid, p.name, p.to_line(), p.instance_id) for p in got] == \
             [(p.box, p.grid, p.name, p.to_line(), p.instance_id) for p in want]
+    with pytest.raises(InstanceError, match="position 1"):
+        Instance.from_json_many({"box": 3, "grids": ["x" + made[3].to_line()[1:]],
+                                 "names": ["bad"]})
+
+

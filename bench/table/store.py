@@ -168,9 +168,11 @@ def parts_to_arrow(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]]
 def _runs(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], name: str
           ) -> list[tuple[Any, int]]:
     """A column of the parts as runs in order: ``(values, size)`` where the column varies (a
-    list), ``(value, size)`` where consecutive parts hold one value (of one type; None for
-    nulls, a row without the column included), merged."""
+    list; consecutive parts' lists joined, so that Arrow converts them in one call and need
+    not concatenate arrays), ``(value, size)`` where consecutive parts hold one value (of one
+    type; None for nulls, a row without the column included), merged."""
     runs: list[tuple[Any, int]] = []
+    made = False  # whether the last run's list was made here (the parts' own are not changed)
     for same, varying, size in parts:
         values = varying.get(name)
         if values is None:
@@ -180,8 +182,13 @@ def _runs(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], name: s
                 runs[-1] = (value, runs[-1][1] + size)
                 continue
             runs.append((value, size))
+        elif runs and type(runs[-1][0]) is list:
+            merged = runs[-1][0] if made else list(runs[-1][0])
+            merged.extend(values)
+            runs[-1], made = (merged, runs[-1][1] + size), True
         else:
             runs.append((values, size))
+            made = False
     return runs
 
 

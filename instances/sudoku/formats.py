@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from instances.common import Generated, InstanceError, read_text, text_lines
+from instances.common import Generated, InstanceError, generated_each, read_text, text_lines
 from instances.sudoku.model import (
     BLANKS,
     DIGIT_TABLES,
@@ -147,7 +147,12 @@ def read_file(path: str | Path) -> list[Generated]:
     text = read_text(path)
     out = []
     source = str(path)
-    for puzzle, secret in parse_with_solutions(text, source):
+    read = parse_with_solutions(text, source)
+    if all(secret is None for _, secret in read):  # a file of bare puzzles
+        puzzles = [puzzle for puzzle, _ in read]
+        return generated_each(puzzles, [{"box": p.box, "clues": p.clues} for p in puzzles],
+                              source)
+    for puzzle, secret in read:
         feasible = True if secret is not None else None
         out.append(Generated(puzzle, secret, feasible, {"box": puzzle.box, "clues": puzzle.clues},
                              source))

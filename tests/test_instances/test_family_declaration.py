@@ -124,3 +124,18 @@ def test_help_lists_a_family_command_without_importing_any_family(tmp_path):
                            env=env, check=True)
     assert again.stdout.strip().endswith("False False"), again.stdout
     assert list(tmp_path.glob("cliffbench/families-*.json"))
+
+
+def test_generated_each_is_generated_of_each():
+    """``generated_each`` (a file's instances made at once) gives what ``Generated(...)`` gives,
+    field for field, each its own parameters; a field Generated lacks is refused."""
+    from instances.common import Generated, generated_each
+
+    made = generated_each(["a", "b"], [{"x": 1}, {"x": 2}], "file.txt", feasible=True,
+                          known_solutions=1)
+    want = [Generated(name, None, True, {"x": x}, "file.txt", known_solutions=1)
+            for name, x in (("a", 1), ("b", 2))]
+    assert made == want and [vars(m) for m in made] == [vars(w) for w in want]
+    assert made[0].params is not made[1].params
+    with pytest.raises(TypeError, match="no field 'colour'"):
+        generated_each(["a"], [{}], "f", colour=1)

@@ -11,6 +11,7 @@ from functools import cache
 from typing import Any
 
 import numpy as np
+import orjson
 
 from instances.common import Verdict
 from instances.sudoku.model import Instance, Solution, grid_rows, line_rows, symbol
@@ -99,10 +100,11 @@ def read_texts(texts: list[str | None]) -> list[tuple[int, Any]]:
     """(place, value) of each JSON text that reads as one value: all of them in one parse of
     ``[text, text, ...]`` where that gives one value a text (a text of two values, ``1,2``,
     or none breaks the count or the parse), else one parse each (those that fail left
-    out)."""
+    out). The joined parse is orjson's: it refuses ``NaN`` (the texts are then parsed one by
+    one) and reads an integer past 64 bits as a float, neither of which is a box side."""
     present = [i for i, text in enumerate(texts) if text is not None]
     try:
-        values = json.loads("[" + ",".join([texts[i] for i in present]) + "]")
+        values = orjson.loads("[" + ",".join([texts[i] for i in present]) + "]")
         if len(values) == len(present):
             return list(zip(present, values, strict=True))
     except ValueError:

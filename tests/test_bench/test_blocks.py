@@ -390,6 +390,12 @@ def test_a_chunks_counters_read_as_the_rows_do():
     assert counter_columns({}, 2) == {k: [None, None] for k in
                                       ("counters", "work_nodes", "work_conflicts",
                                        "work_restarts", "solutions")}
+    # whole numbers are written as integers and ".0", others by repr: the same text either way
+    for column in ([1, 2, True], [-0.0, 1.0, 2.0], [1e16, 9999999999999998.0, 3.0],
+                   [2 ** 60, 3, 4], [0.1, 2.0, -7.0], [1e308, 1e308, 1.0]):
+        got = counter_columns({"nodes": column, "guesses": [0, 1, 2]}, 3)["counters"]
+        assert got == [counters_text({"guesses": float(g), "nodes": float(v)})
+                       for g, v in zip([0, 1, 2], column, strict=True)], column
 
 
 def test_the_table_written_straight_from_columns_reads_as_to_frame(tmp_path):

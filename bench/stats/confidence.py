@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -81,15 +81,40 @@ def seed_of(*key: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "little")
 
 
+def binomial_cdf(k: Any, n: Any, p: Any) -> np.ndarray:
+    """P(X <= k) for X ~ Binomial(n, p), elementwise: ``scipy.stats.binom.cdf``'s values (0
+    for k below 0, 1 from k = n on), computed as it computes them, by ``scipy.special.bdtr``
+    (``scipy.stats`` itself is slow to import, and every command that reports would pay it)."""
+    from scipy.special import bdtr
+
+    k, n = np.asarray(k, dtype=float), np.asarray(n).astype(np.int64)
+    return np.where(k < 0, 0.0, np.where(k >= n, 1.0, bdtr(np.clip(k, 0, n), n, p)))
+
+
+def binomial_sf(k: Any, n: Any, p: Any) -> np.ndarray:
+    """P(X > k) for X ~ Binomial(n, p), elementwise: ``scipy.stats.binom.sf``'s values, by
+    ``scipy.special.bdtrc`` (as :func:`binomial_cdf`)."""
+    from scipy.special import bdtrc
+
+    k, n = np.asarray(k, dtype=float), np.asarray(n).astype(np.int64)
+    return np.where(k < 0, 1.0, np.where(k >= n, 0.0, bdtrc(np.clip(k, 0, n), n, p)))
+
+
+def normal_quantile(q: float) -> float:
+    """The standard normal distribution's ``q`` quantile (``scipy.stats.norm.ppf``'s, by
+    ``scipy.special.ndtri``)."""
+    from scipy.special import ndtri
+
+    return float(ndtri(q))
+
+
 def wilson_interval(successes: np.ndarray | float, trials: np.ndarray | float,
                     level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
     """The Wilson score interval (low, high) of ``successes`` of ``trials``, elementwise;
     NaN where there are no trials."""
     k = np.asarray(successes, dtype=float)
     n = np.asarray(trials, dtype=float)
-    from scipy.stats import norm  # here: importing SciPy costs a run's start-up ~0.3 s
-
-    z = float(norm.ppf(0.5 + level / 2))
+    z = normal_quantile(0.5 + level / 2)
     with np.errstate(invalid="ignore", divide="ignore"):
         p = k / n
         centre = (p + z * z / (2 * n)) / (1 + z * z / n)
@@ -126,17 +151,15 @@ def _ideal_bootstrap_interval(x: np.ndarray, statistic: str, level: float
                               ) -> tuple[float, float]:
     """The percentile interval of the bootstrap distribution itself (no resampling) of the
     median or the mean of the sorted values ``x`` (see the module's contract)."""
-    from scipy.stats import binom, norm
-
     n, tail = len(x), (1 - level) / 2
     if statistic == "mean":
-        half = float(norm.ppf(1 - tail) * x.std() / np.sqrt(n))
+        half = float(normal_quantile(1 - tail) * x.std() / np.sqrt(n))
         centre = float(x.mean())
         return centre - half, centre + half
     j = np.arange(1, n + 1)
     bounds = []
     for k in sorted({(n + 1) // 2, n // 2 + 1}):     # the middle order statistic(s)
-        at_most = binom.sf(k - 1, n, j / n)          # P(X*_(k) <= x_(j)), rising in j
+        at_most = binomial_sf(k - 1, n, j / n)       # P(X*_(k) <= x_(j)), rising in j
         low = int(np.searchsorted(at_most, tail, side="left"))
         high = int(np.searchsorted(at_most, 1 - tail, side="left"))
         bounds.append((x[min(low, n - 1)], x[min(high, n - 1)]))

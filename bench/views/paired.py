@@ -43,7 +43,8 @@ import math
 
 import numpy as np
 import pandas as pd
-from scipy.stats import binom, wilcoxon
+
+from bench.stats.confidence import binomial_cdf, binomial_sf
 
 #: The rung of the comparisons over a whole ladder.
 WHOLE_LADDER = "(whole ladder)"
@@ -74,7 +75,7 @@ def sign_test_p(wins: np.ndarray, losses: np.ndarray) -> np.ndarray:
     w = np.asarray(wins, dtype=float)
     v = np.asarray(losses, dtype=float)
     n = w + v
-    p = np.minimum(1.0, 2.0 * binom.cdf(np.minimum(w, v), n, 0.5))
+    p = np.minimum(1.0, 2.0 * binomial_cdf(np.minimum(w, v), n, 0.5))
     return np.where(n > 0, p, np.nan)
 
 
@@ -105,7 +106,7 @@ def pairs_needed(wins: int, losses: int, ties: int, alpha: float = ALPHA) -> flo
     for stop in (256, 8192, MAX_NEEDED):  # in growing chunks: most effects need few pairs
         n = np.arange(start, stop + 1)
         k = np.round(f * n)
-        hit = np.flatnonzero(2.0 * binom.sf(k - 1, n, 0.5) < alpha)
+        hit = np.flatnonzero(2.0 * binomial_sf(k - 1, n, 0.5) < alpha)
         if len(hit):
             return float(math.ceil(n[hit[0]] * (untied + ties) / untied))
         start = stop + 1
@@ -117,6 +118,8 @@ def _wilcoxon_p(differences: np.ndarray) -> float:
     d = differences[differences != 0]
     if len(d) == 0:
         return float("nan")
+    from scipy.stats import wilcoxon  # here: scipy.stats is slow to import
+
     sizes = np.abs(d)
     exact = len(d) <= EXACT_WILCOXON and len(np.unique(sizes)) == len(sizes)
     return float(wilcoxon(d, zero_method="wilcox", alternative="two-sided",

@@ -179,3 +179,32 @@ def test_old_sweeps_without_optional_columns():
     assert report.summary["solved_low"].notna().all()
     assert report.cliffs["fit_cliff"].notna().all()
     assert set(confidence.FIT_COLUMNS) <= set(report.cliffs.columns)
+
+
+def test_the_binomial_and_normal_functions_are_scipy_stats():
+    """``binomial_cdf``/``binomial_sf`` (scipy.special's) give ``scipy.stats.binom``'s values,
+    out of range k included; ``normal_quantile`` is ``norm.ppf``."""
+    import numpy as np
+    from scipy.stats import binom, norm
+
+    from bench.stats.confidence import binomial_cdf, binomial_sf, normal_quantile
+
+    for n in (0, 1, 2, 7, 40):
+        k = np.arange(-2, n + 3)
+        for p in (0.0, 0.5, 1.0, 0.3, np.linspace(0.0, 1.0, len(k))):
+            assert np.allclose(binomial_cdf(k, n, p), binom.cdf(k, n, p), rtol=1e-12, atol=0)
+            assert np.allclose(binomial_sf(k, n, p), binom.sf(k, n, p), rtol=1e-12, atol=0)
+    assert normal_quantile(0.975) == norm.ppf(0.975)
+
+
+def test_a_report_does_not_import_scipy_stats():
+    """Everything a run's summary and the report use but the Wilcoxon test goes without
+    ``scipy.stats``, which is slow to import: a fresh interpreter shows it is not loaded."""
+    import subprocess
+    import sys
+
+    code = ("import sys, bench.views.report, bench.views.stats, bench.views.paired, "
+            "bench.stats.confidence as c; c.wilson_interval(3, 10); "
+            "c.bootstrap_interval(list(range(5000)), 'median', 1); "
+            "assert 'scipy.stats' not in sys.modules, 'scipy.stats imported'")
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -101,11 +101,12 @@ def binomial_sf(k: Any, n: Any, p: Any) -> np.ndarray:
 
 
 def normal_quantile(q: float) -> float:
-    """The standard normal distribution's ``q`` quantile (``scipy.stats.norm.ppf``'s, by
-    ``scipy.special.ndtri``)."""
-    from scipy.special import ndtri
+    """The standard normal distribution's ``q`` quantile, by the standard library
+    (``statistics.NormalDist``: Wichura's AS 241, to a unit in the last place of
+    ``scipy.stats.norm.ppf``), so that a report of small rungs imports no SciPy at all."""
+    from statistics import NormalDist
 
-    return float(ndtri(q))
+    return NormalDist().inv_cdf(q)
 
 
 def wilson_interval(successes: np.ndarray | float, trials: np.ndarray | float,

@@ -194,17 +194,21 @@ def test_the_binomial_and_normal_functions_are_scipy_stats():
         for p in (0.0, 0.5, 1.0, 0.3, np.linspace(0.0, 1.0, len(k))):
             assert np.allclose(binomial_cdf(k, n, p), binom.cdf(k, n, p), rtol=1e-12, atol=0)
             assert np.allclose(binomial_sf(k, n, p), binom.sf(k, n, p), rtol=1e-12, atol=0)
-    assert normal_quantile(0.975) == norm.ppf(0.975)
+    for q in (0.975, 0.995, 0.5, 0.025, 1e-9):
+        assert np.isclose(normal_quantile(q), norm.ppf(q), rtol=1e-15, atol=0)
 
 
 def test_a_report_does_not_import_scipy_stats():
     """Everything a run's summary and the report use but the Wilcoxon test goes without
-    ``scipy.stats``, which is slow to import: a fresh interpreter shows it is not loaded."""
+    ``scipy.stats``, which is slow to import, and a small rung's intervals without SciPy at
+    all: a fresh interpreter shows what is loaded."""
     import subprocess
     import sys
 
     code = ("import sys, bench.views.report, bench.views.stats, bench.views.paired, "
             "bench.stats.confidence as c; c.wilson_interval(3, 10); "
+            "c.bootstrap_interval(list(range(50)), 'mean', 1); "
+            "assert 'scipy' not in sys.modules, 'scipy imported'; "
             "c.bootstrap_interval(list(range(5000)), 'median', 1); "
             "assert 'scipy.stats' not in sys.modules, 'scipy.stats imported'")
     subprocess.run([sys.executable, "-c", code], check=True)

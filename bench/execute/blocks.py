@@ -112,13 +112,14 @@ class BlockRuns:
         self.prepare_paid = False
         self.shared_columns: dict[str, Any] | None = None
         self.instance_columns: tuple[dict[str, Any], dict[str, list[Any]]] | None = None
+        self.known_alike: bool | None = None
 
     def chunk(self, message: dict[str, Any], slot: Any, sweep: str) -> ChunkRows:
         """The rows of the chunk a ``rows`` message reports (``slot``: the worker's, for the
         limits columns): every answer checked (in one call of the family's ``check_texts``
         or ``check_many`` where it has one), every claim judged, an instance whose own time
         is past the budget plus the grace made a ``timeout``."""
-        from bench.execute.classify import check_texts, judge_claim
+        from bench.execute.classify import check_texts
 
         start, columns = message["start"], message["columns"]
         kinds = columns["kind"]
@@ -133,31 +134,14 @@ class BlockRuns:
         texts = [text if kind == "outcome" else None
                  for kind, text in zip(kinds, out["solution"], strict=True)]
         verdicts = check_texts(tasks, texts)
+        self._judge(tasks, kinds, verdicts, out)
         limit = self.block.budget_s + self.grace_s
-        claimed, objective, solutions = out["claimed"], out["objective"], out["solutions"]
-        # A claim's judgement depends on the run only through what its instance is known to
-        # be: a block's runs mostly make the same claim with the same verdict (the one
-        # solved verdict of a batch checker), judged once (the verdicts list keeps them alive,
-        # so their ids are theirs)
-        judgements: dict[tuple[Any, ...], dict[str, Any]] = {}
-        for i, (task, kind) in enumerate(zip(tasks, kinds, strict=True)):
-            if kind != "outcome":
-                continue
-            known = task.ref.generated
-            claim = (claimed[i], id(verdicts[i]), objective[i], solutions[i], known.feasible,
-                     known.known_solutions, known.known_optimum)
-            judged = judgements.get(claim)
-            if judged is None:
-                judged = judgements[claim] = judge_claim(task, claimed[i], verdicts[i],
-                                                         objective[i], solutions[i])
-            for name, value in judged.items():
-                out[name][i] = value
-            wall = out["t_wall"][i]
-            if wall is not None and wall > limit:
-                out["status"][i] = "timeout"
-                out["message"][i] = (f"the solver's own time {wall:.3f} s in the block is past "
-                                     f"the budget {task.budget_s:g} s + grace "
-                                     f"{self.grace_s:g} s")
+        for i in [i for i, wall in enumerate(out["t_wall"]) if wall is not None and wall > limit
+                  and kinds[i] == "outcome"]:
+            out["status"][i] = "timeout"
+            out["message"][i] = (f"the solver's own time {out['t_wall'][i]:.3f} s in the block "
+                                 f"is past the budget {self.block.budget_s:g} s + grace "
+                                 f"{self.grace_s:g} s")
         out["t_prepare"] = [0.0] * n
         if not self.prepare_paid:
             out["t_prepare"][0] = slot.t_prepare
@@ -182,6 +166,49 @@ class BlockRuns:
             else:
                 varying[name] = values
         return ChunkRows(tasks, same, varying)
+
+    def _judge(self, tasks: list[Task], kinds: list[str], verdicts: list[Any],
+               out: dict[str, list[Any]]) -> None:
+        """Judge the claims of a chunk's ``outcome`` rows (``judge_claim``), written into
+        ``out``'s columns. A claim's judgement depends on the run only through what its
+        instance is known to be, and a block's rows mostly make the same claim with the same
+        verdict (the one solved verdict of a batch checker): a chunk whose rows all do, on
+        instances all known alike, is judged once; else each distinct (claim, verdict,
+        objective, solutions, what is known) once (the verdicts list keeps its verdicts
+        alive, so their ids are theirs)."""
+        from bench.execute.classify import judge_claim
+
+        claimed, objective, solutions = out["claimed"], out["objective"], out["solutions"]
+        n = len(kinds)
+        if kinds.count("outcome") == n and self._known_alike() and all(
+                column.count(column[0]) == n for column in (claimed, verdicts, objective,
+                                                            solutions)):
+            judged = judge_claim(tasks[0], claimed[0], verdicts[0], objective[0], solutions[0])
+            out.update({name: [value] * n for name, value in judged.items()})
+            return
+        judgements: dict[tuple[Any, ...], dict[str, Any]] = {}
+        for i, (task, kind) in enumerate(zip(tasks, kinds, strict=True)):
+            if kind != "outcome":
+                continue
+            known = task.ref.generated
+            claim = (claimed[i], id(verdicts[i]), objective[i], solutions[i], known.feasible,
+                     known.known_solutions, known.known_optimum)
+            judged = judgements.get(claim)
+            if judged is None:
+                judged = judgements[claim] = judge_claim(task, claimed[i], verdicts[i],
+                                                         objective[i], solutions[i])
+            for name, value in judged.items():
+                out[name][i] = value
+
+    def _known_alike(self) -> bool:
+        """Whether every run's instance of the block is known alike (``feasible``,
+        ``known_solutions``, ``known_optimum``: all ``judge_claim`` reads of it; computed
+        once)."""
+        if self.known_alike is None:
+            known = [(g.feasible, g.known_solutions, g.known_optimum)
+                     for g in (task.ref.generated for task in self.block.tasks)]
+            self.known_alike = known.count(known[0]) == len(known)
+        return self.known_alike
 
     def _shared(self, task: Task, sweep: str) -> dict[str, Any]:
         """The run columns every run of the block shares (computed once)."""

@@ -93,5 +93,10 @@ def counter_columns(counters: dict[str, list[Any]], n: int) -> dict[str, list[An
     return {"counters": texts, "work_nodes": nodes,
             "work_conflicts": values.get("conflicts") or none,
             "work_restarts": values.get("restarts") or none,
-            "solutions": [solutions_bucket(v) for v in values["solutions"]]
+            "solutions": [_BUCKET_OF.get(v) or solutions_bucket(v) for v in values["solutions"]]
             if "solutions" in values else none}
+
+
+#: The bucket of the usual solution counts (floats here: ``counter_columns`` makes every
+#: counter one), looked up instead of judged one by one.
+_BUCKET_OF = {0.0: "0", 1.0: "1", 2.0: "2+"}

@@ -14,7 +14,7 @@ import numpy as np
 import orjson
 
 from instances.common import Verdict
-from instances.sudoku.model import Instance, Solution, grid_rows, line_rows, symbol
+from instances.sudoku.model import Instance, Solution, code_rows, grid_rows, line_rows, symbol
 
 
 def units(box: int) -> list[tuple[str, list[int]]]:
@@ -78,10 +78,13 @@ def check_texts(instances: list[Instance], texts: list[str | None]) -> list[Verd
     puzzle's box side, whose line read by symbols (``to_line``'s: ``.`` and the box's digits;
     anything else reads as a blank) is a solved grid of the puzzle, judged together as
     arrays; None for every other (not judged here: the harness reads it and asks ``check``,
-    which gives the reason)."""
+    which gives the reason). Texts in the compact form solvers write are judged without a
+    JSON parse (:func:`judge_compact`)."""
     out: list[Verdict | None] = [None] * len(instances)
+    rest = judge_compact(instances, texts, out)
     groups: dict[int, list[tuple[int, str]]] = {}
-    for i, data in read_texts(texts):
+    for j, data in read_texts([texts[i] for i in rest]):
+        i = rest[j]
         instance = instances[i]
         grid = data.get("grid") if type(data) is dict and data.get("box") == instance.box \
             else None
@@ -94,6 +97,36 @@ def check_texts(instances: list[Instance], texts: list[str | None]) -> list[Verd
             if solved:
                 out[i] = SOLVED
     return out
+
+
+def judge_compact(instances: list[Instance], texts: list[str | None],
+                  out: list[Verdict | None]) -> list[int]:
+    """Where every puzzle has one box side ``b`` and every text is ASCII and as long as
+    ``{"box":b,"grid":"LINE"}`` with a line of ``b**4`` characters: the texts of exactly that
+    form (no quote, backslash or control character in the line, so that it reads as JSON to
+    that object and nothing else) are judged at once, cut from one array of the texts' bytes,
+    as :func:`check_texts` judges their parsed line, and ``out`` marked ``SOLVED`` where
+    solved; returns the places of the texts left to read (all of them where the texts are not
+    all of that length and box)."""
+    every = list(range(len(texts)))
+    boxes = {instance.box for instance in instances}
+    if len(boxes) != 1 or None in texts:
+        return every
+    box = boxes.pop()
+    head = f'{{"box":{box},"grid":"'.encode("ascii")
+    width = len(head) + box ** 4 + 2
+    joined = "".join(texts)
+    if set(map(len, texts)) != {width} or not joined.isascii():
+        return every
+    rows = np.frombuffer(joined.encode("ascii"), dtype=np.uint8).reshape(len(texts), width)
+    lines = rows[:, len(head):-2]
+    compact = ((rows[:, :len(head)] == np.frombuffer(head, dtype=np.uint8)).all(axis=1)
+               & (rows[:, -2:] == np.frombuffer(b'"}', dtype=np.uint8)).all(axis=1)
+               & ~((lines == ord('"')) | (lines == ord("\\")) | (lines < 0x20)).any(axis=1))
+    solved = compact & solved_rows(grid_rows(instances), code_rows(lines), box)
+    for i in np.flatnonzero(solved).tolist():
+        out[i] = SOLVED
+    return np.flatnonzero(~compact).tolist()
 
 
 def read_texts(texts: list[str | None]) -> list[tuple[int, Any]]:

@@ -292,7 +292,13 @@ def line_rows(lines: list[str]) -> np.ndarray:
     if not lines:
         return np.zeros((0, 0), dtype=np.int64)
     text = "".join(lines).encode("ascii")
-    return _DIGIT_OF_CODE[np.frombuffer(text, dtype=np.uint8).reshape(len(lines), -1)]
+    return code_rows(np.frombuffer(text, dtype=np.uint8).reshape(len(lines), -1))
+
+
+def code_rows(codes: np.ndarray) -> np.ndarray:
+    """The digits of lines given as their ASCII codes (an ``(n, cells)`` uint8 array), as
+    :func:`line_rows` reads them."""
+    return _DIGIT_OF_CODE[codes]
 
 
 def answer_texts(box: int, grids: np.ndarray) -> list[str]:

@@ -239,6 +239,46 @@ def test_check_texts_judges_only_what_check_calls_solved():
             assert verdict == check_solution(task, json.loads(text))[1], text
 
 
+def test_compact_answer_texts_are_judged_as_their_parse_is():
+    """A chunk of texts of one length for one box side goes through ``judge_compact`` (no
+    JSON parse): each verdict is the one a parse of the text and ``check`` give (solved, or
+    none), whatever the text holds in the compact form's place (an escape, a quote, a control
+    character, another head, a wrong digit)."""
+    from instances.sudoku.check import check_texts, judge_compact
+
+    def parsed_verdict(instance, text):
+        try:
+            data = json.loads(text)
+            solution = Solution.from_json(data, instance)
+        except (ValueError, TypeError, KeyError):
+            return None
+        if type(data.get("grid")) is not str or data.get("box") != instance.box:
+            return None
+        verdict = check(instance, solution)
+        return verdict if verdict.solved else None
+
+    made = [PLANTED({"box": 3, "clues": 30}, seed) for seed in range(1, 4)]
+    first = '{"box":3,"grid":"'  # the compact form's head
+    cases = []
+    for gen in made:
+        line = gen.secret.to_line()
+        cases += [(gen.instance, head + text + tail) for head, text, tail in (
+            (first, line, '"}'), (first, line[1:3] + line[0] + line[3:], '"}'),
+            (first, line[:10] + "\\u0031" + line[16:], '"}'),
+            (first, line[:10] + '"' + line[11:], '"}'),
+            (first, line[:10] + "\n" + line[11:], '"}'), (first, line[:80] + ".", '"}'),
+            (first.replace("box", "xox"), line, '"}'), (first.replace("3", "4"), line, '"}'),
+            (first, line[:80], '" }'))]
+    instances, texts = [c[0] for c in cases], [c[1] for c in cases]
+    assert len(set(map(len, texts))) == 1
+    out = [None] * len(texts)
+    left = judge_compact(instances, texts, out)
+    assert len(left) == 6 * len(made)  # the first three of each are in the compact form
+    got = check_texts(instances, texts)
+    assert got == [parsed_verdict(instance, text) for instance, text in cases]
+    assert sum(v is not None for v in got) == len(made)
+
+
 def block_of_cases(cases):
     """Runs whose instances are the cases' (only ``ref.instance`` and the family are read)."""
     from types import SimpleNamespace
@@ -314,6 +354,18 @@ def test_a_chunks_claims_are_judged_as_each_run_alone(tmp_path):
             assert row["verdict"] == judged.get("verdict")
             assert row["verified"] == judged.get("verified")
     assert [w["status"] for w in want] == ["solved", "wrong", "wrong", "wrong", "solved"]
+    # a chunk whose rows all claim alike is judged once: still each run's own judgement
+    for claim, answer, bucket in (("solved", True, "1"), ("infeasible", False, "0"),
+                                  ("unknown", False, None), ("solved", False, None)):
+        texts = [json.dumps(s.to_json()) if answer else None for s in secrets]
+        columns = {"kind": ["outcome"] * 3, "claimed": [claim] * 3, "solutions": [bucket] * 3,
+                   "t_wall": [0.001] * 3, "solution": texts}
+        rows = BlockRuns(block, grace_s=1.0).chunk({"start": 0, "columns": columns},
+                                                   FakeSlot(), "s").rows()
+        for task, secret, row in zip(tasks, secrets, rows, strict=True):
+            verdict = check(task.ref.instance, secret) if answer else None
+            judged = judge_claim(task, claim, verdict, None, bucket)
+            assert {k: row[k] for k in judged} == judged, claim
 
 
 def test_block_own_time_past_budget_is_a_timeout(tmp_path):
@@ -374,7 +426,12 @@ def test_a_chunk_leaves_out_only_columns_without_a_value():
 def test_a_chunks_counters_read_as_the_rows_do():
     """The template the columns are written with gives the encoder's own text, and the work
     columns are those a single run's row takes."""
-    from bench.execute.counters import counter_columns, counters_text, work_columns
+    from bench.execute.counters import (
+        counter_columns,
+        counters_text,
+        solutions_bucket,
+        work_columns,
+    )
 
     counters = {"nodes": [3, 1.5, None], "branches": [9, 9, 9], "solutions": [1, 2, 0],
                 "restarts": [0, 1, 2]}
@@ -384,6 +441,9 @@ def test_a_chunks_counters_read_as_the_rows_do():
         assert got["counters"][i] == counters_text(one)
         for name, value in work_columns(one).items():
             assert got[name][i] == value, (name, i)
+    counts = [0, 1, 2, 3, -1.0, 0.5, 1.5, 2.0, float("nan"), None, True]  # looked up or judged
+    assert counter_columns({"solutions": counts}, len(counts))["solutions"] == \
+        [solutions_bucket(None if v is None else float(v)) for v in counts]
     complete = counter_columns({"b": [1, 2], "a": [0.5, float("nan")]}, 2)
     assert complete["counters"] == [counters_text({"a": 0.5, "b": 1.0}),
                                     counters_text({"a": float("nan"), "b": 2.0})]

@@ -21,8 +21,10 @@ state, so the same table always gives the same intervals. All intervals are two-
   resample's k-th order statistic is at most x_(j) exactly when at least k of the n draws fall
   on x_(1..j), so P(X*_(k) <= x_(j)) = P(Binomial(n, j/n) >= k) and the percentile bounds are
   order statistics found from that binomial tail (Efron, *The Jackknife, the Bootstrap and
-  Other Resampling Plans*, 1982, ch. 10); an even count's median, the mean of its two middle
-  order statistics, takes the mean of their two bounds. For the mean the bootstrap
+  Other Resampling Plans*, 1982, ch. 10); the tail rises with j, so each bound is the first j
+  where it reaches its level, found by bisection on j with the tail summed for one p at a
+  time (:func:`binomial_upper_tail`, no SciPy). An even count's median, the mean of its two
+  middle order statistics, takes the mean of their two bounds. For the mean the bootstrap
   distribution is the plug-in mean with standard deviation sd/sqrt(n) (sd with divisor n), and
   at these counts it is normal (central limit theorem): mean -+ z sd/sqrt(n).
 - :func:`fit_cliff` -- the cliff as a point on the ladder with an interval. The solved
@@ -49,6 +51,7 @@ state, so the same table always gives the same intervals. All intervals are two-
 from __future__ import annotations
 
 import hashlib
+import math
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -157,14 +160,64 @@ def _ideal_bootstrap_interval(x: np.ndarray, statistic: str, level: float
         half = float(normal_quantile(1 - tail) * x.std() / np.sqrt(n))
         centre = float(x.mean())
         return centre - half, centre + half
-    j = np.arange(1, n + 1)
     bounds = []
     for k in sorted({(n + 1) // 2, n // 2 + 1}):     # the middle order statistic(s)
-        at_most = binomial_sf(k - 1, n, j / n)       # P(X*_(k) <= x_(j)), rising in j
-        low = int(np.searchsorted(at_most, tail, side="left"))
-        high = int(np.searchsorted(at_most, 1 - tail, side="left"))
-        bounds.append((x[min(low, n - 1)], x[min(high, n - 1)]))
+        low, high = (_first_reaching(level, k, n) for level in (tail, 1 - tail))
+        bounds.append((x[low - 1], x[high - 1]))
     return float(np.mean([b[0] for b in bounds])), float(np.mean([b[1] for b in bounds]))
+
+
+def _first_reaching(level: float, k: int, n: int) -> int:
+    """The smallest j in 1..n with P(X*_(k) <= x_(j)) = P(Binomial(n, j/n) >= k) >= ``level``
+    (0 < level <= 1), by bisection on j: the tail rises with j and is 1 at j = n, so only the
+    crossing is looked for, never the whole curve."""
+    below, reaching = 0, n  # the tail at ``below`` (0 taken as no mass) is under the level
+    while reaching - below > 1:
+        middle = (below + reaching) // 2
+        if binomial_upper_tail(k, n, middle / n) >= level:
+            reaching = middle
+        else:
+            below = middle
+    return reaching
+
+
+#: Binomial terms under exp(-TERM_CUTOFF) times the largest are left out of
+#: :func:`binomial_upper_tail`'s sums.
+TERM_CUTOFF = 80.0
+
+
+def binomial_upper_tail(k: int, n: int, p: float) -> float:
+    """P(X >= k) for X ~ Binomial(n, p), one ``p`` at a time, without SciPy.
+
+    The terms P(X = i) are summed over a window about the mode m = floor((n + 1) p), relative
+    to P(X = m): their logarithms are cumulative sums of the log ratios
+    log(P(X = i + 1) / P(X = i)) = log((n - i) / (i + 1)) + log(p / (1 - p)), so no factorial
+    is formed. The window starts at about 13 standard deviations either side (where a normal
+    shape is down to exp(-80)) and is doubled until each end is 0 or n or holds a term under
+    exp(-:data:`TERM_CUTOFF`) times the mode's; the pmf is log-concave, so it falls off faster
+    still beyond. The tail is the window's terms from k on over all its terms: two sums of
+    positive numbers, with no cancellation, so the only error is the rounding of the summed
+    log ratios, far below the step of the tail from one j / n to the next that
+    :func:`_first_reaching` resolves. A tail under about exp(-:data:`TERM_CUTOFF`) reads 0, one
+    that close to 1 reads 1.
+    """
+    if k > n or (k > 0 and p <= 0.0):
+        return 0.0
+    if k <= 0 or p >= 1.0:
+        return 1.0
+    mode = min(n, int((n + 1) * p))
+    width = int(13 * math.sqrt(n * p * (1 - p))) + 40
+    log_odds = math.log(p) - math.log1p(-p)
+    while True:
+        first, last = max(0, mode - width), min(n, mode + width)
+        i = np.arange(first, last, dtype=float)
+        logs = np.concatenate(([0.0], np.cumsum(np.log((n - i) / (i + 1)) + log_odds)))
+        logs -= logs[mode - first]
+        if (first == 0 or logs[0] < -TERM_CUTOFF) and (last == n or logs[-1] < -TERM_CUTOFF):
+            break
+        width *= 2
+    terms = np.exp(logs)
+    return float(terms[max(k - first, 0):].sum() / terms.sum())
 
 
 # --------------------------------------------------------------------------------------------

@@ -143,7 +143,7 @@ def build_page(df: pd.DataFrame, sweep: str, manifest: dict[str, Any], figures: 
     """Compute the report, the overview and the pictures of a results frame."""
     data = stats.normalize(df)
     report = stats.build_report(data, sweep=sweep, normalized=True)
-    view = stats.overview(data, report.summary, normalized=True)
+    view = stats.overview(data, normalized=True, report=report)
     return Page(sweep=sweep, data=data, report=report, view=view, figures=figures,
                 pictures=draw_pictures(data), manifest=manifest)
 

@@ -203,13 +203,19 @@ def _verdicts(table: pd.DataFrame) -> pd.DataFrame:
                         needed_pairs=pd.Series(needed, index=table.index, dtype="Float64"))
 
 
+def _several_configs(data: pd.DataFrame) -> bool:
+    """Whether some (family, ladder) of ``data`` has runs of two configs or more: where none
+    has, there is no pair to compare, and the per-run table is not built."""
+    configs = data[["family", "ladder", "config"]].drop_duplicates()
+    return bool(configs.duplicated(["family", "ladder"]).any())
+
+
 def compare(data: pd.DataFrame) -> pd.DataFrame:
     """Every paired comparison of the report (module docstring), ordered by family, ladder,
     the whole ladder first then rung, config_a, config_b."""
-    runs = _runs(data) if len(data) else data
     rows: list[dict] = []
-    if len(runs):
-        for (family, ladder), mine in runs.groupby(["family", "ladder"], sort=True):
+    if len(data) and _several_configs(data):
+        for (family, ladder), mine in _runs(data).groupby(["family", "ladder"], sort=True):
             if mine["config"].nunique() > 1:
                 rows += _pair_rows(family, ladder, mine)
     if not rows:

@@ -819,7 +819,7 @@ def terminal_summary(table: pd.DataFrame, sweep: str,
     if data.empty:
         return f"cliffbench {sweep}: no runs\n"
     report = build_report(data, sweep, normalized=True)
-    view = overview(data, report.summary, normalized=True)
+    view = overview(data, normalized=True, report=report)
     wrong, disagree = report.wrong, report.disagreements
     blocks = ["\n".join(_headline(data, sweep, len(wrong), len(disagree)))]
     ladders = view.totals[["family", "ladder"]].drop_duplicates()

@@ -63,6 +63,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from pandas.api.typing import DataFrameGroupBy
 
 from bench.execute.classify import solutions_bucket
 from bench.stats import confidence
@@ -171,28 +172,40 @@ def config_labels(df: pd.DataFrame) -> pd.Series:
     Only the ``s_*`` columns that differ between rows of the same solver of the same family
     appear (``sat`` of edge matching and ``sat`` of Sudoku have different parameters, which is
     no reason to label either), sorted by name, so that a solver run with one parameter set
-    keeps its plain name and labels are stable whatever order the runs finished in.
+    keeps its plain name and labels are stable whatever order the runs finished in. Only
+    those parameter columns are read, and a label is formatted once per distinct combination
+    of their values (:func:`_solver_labels`), not once per row.
     """
     if "solver" not in df.columns or df.empty:
         return pd.Series("", index=df.index, dtype="string")
     frame = df.reset_index(drop=True)  # positions, so a duplicated index cannot mislabel
-    labels = pd.Series("", index=frame.index, dtype="string")
     solvers = frame["solver"].astype("string").fillna("")
     params = sorted(c for c in frame.columns if str(c).startswith(PARAM_PREFIX_SOLVER))
+    swept = frame[params]
     if "cores" in frame.columns:  # runs at different core counts are different configs
-        frame = frame.assign(**{f"{PARAM_PREFIX_SOLVER}cores": frame["cores"]})
-        params.append(f"{PARAM_PREFIX_SOLVER}cores")
+        swept = swept.assign(**{f"{PARAM_PREFIX_SOLVER}cores": frame["cores"]})
     families = (frame["family"].astype("string").fillna("") if "family" in frame.columns
                 else pd.Series("", index=frame.index, dtype="string"))
-    for (_, name), rows in frame.groupby([families, solvers], sort=False):
-        varying = _varying_params(rows, params)
-        label = pd.Series(name, index=rows.index, dtype="string")
-        if varying:
-            pairs = [c[len(PARAM_PREFIX_SOLVER):] + "=" + rows[c].astype(object).map(fmt_param)
-                     for c in varying]
-            label = label + "[" + pairs[0].str.cat(pairs[1:], sep=",") + "]"
-        labels[rows.index] = label
-    return labels.set_axis(df.index)
+    labels = np.empty(len(frame), dtype=object)
+    for (_, name), rows in frame.groupby([families, solvers], sort=False).indices.items():
+        labels[rows] = _solver_labels(name, swept.take(rows))
+    return pd.Series(labels, index=df.index, dtype="string")
+
+
+def _solver_labels(name: str, swept: pd.DataFrame) -> str | np.ndarray:
+    """The labels of the rows of one solver of one family, given their parameter columns
+    ``swept``: ``name`` when none varies, else one label a row, ``name[k=v,...]`` over the
+    varying columns, formatted per distinct combination of their values and spread back."""
+    varying = _varying_params(swept, list(swept.columns))
+    if not varying:
+        return name
+    combination = swept.groupby(varying, dropna=False, sort=False).ngroup().to_numpy()
+    _, first = np.unique(combination, return_index=True)  # a row of each, in number order
+    distinct = swept[varying].iloc[first]
+    pairs = [c[len(PARAM_PREFIX_SOLVER):] + "=" + distinct[c].astype(object).map(fmt_param)
+             for c in varying]
+    texts = name + "[" + pairs[0].str.cat(pairs[1:], sep=",") + "]"
+    return texts.to_numpy(dtype=object)[combination]
 
 
 # --------------------------------------------------------------------------------------------
@@ -217,9 +230,16 @@ def _penalised(df: pd.DataFrame) -> pd.Series:
     return df["t_wall"].where(df["_ok"], 2.0 * df["budget_s"])
 
 
-def _par2(terms: pd.Series, groups: list[str], frame: pd.DataFrame) -> pd.Series:
-    """Mean of the PAR-2 terms per group, NA when any term of the group is NA."""
-    g = frame.assign(_term=terms, _missing=terms.isna()).groupby(groups, dropna=False, sort=False)
+def _with_terms(frame: pd.DataFrame, terms: pd.Series) -> pd.DataFrame:
+    """``frame`` with the PAR-2 terms of its rows as ``_term`` and ``_missing`` (the term is
+    NA), the columns :func:`_par2` reads from a grouping of it."""
+    return frame.assign(_term=terms, _missing=terms.isna())
+
+
+def _par2(g: DataFrameGroupBy) -> pd.Series:
+    """Mean of the PAR-2 terms per group of ``g`` (a grouping of a :func:`_with_terms` frame,
+    whose keys are factorised once for all its statistics), NA when any term of the group is
+    NA."""
     means = g["_term"].sum() / g["_term"].size()
     return means.where(g["_missing"].sum() == 0).astype("Float64")
 
@@ -240,11 +260,11 @@ def _summarize(data: pd.DataFrame) -> pd.DataFrame:
     keys = [*_RUNG_KEYS, "config"]
     t_ok = data["t_wall"].where(data["_ok"])
     ok = data["_ok"].to_numpy(dtype=bool)
-    work = data.assign(_t_ok=t_ok, _enc_ok=data["t_encode"].where(ok),
-                       _solve_ok=data["t_solve"].where(ok),
-                       _guesses=_guesses(data["counters"]).where(ok),
-                       _partial=data["score"].where(data["max_score"].notna()),
-                       **{f"_{s}": data["status"] == s for s in FAILURES})
+    work = _with_terms(data, _penalised(data)).assign(
+        _t_ok=t_ok, _enc_ok=data["t_encode"].where(ok), _solve_ok=data["t_solve"].where(ok),
+        _guesses=_guesses(data["counters"]).where(ok),
+        _partial=data["score"].where(data["max_score"].notna()),
+        **{f"_{s}": data["status"] == s for s in FAILURES})
     g = work.groupby(keys, dropna=False, sort=False)
     table = pd.DataFrame({
         "solver": g["solver"].first(),
@@ -254,7 +274,7 @@ def _summarize(data: pd.DataFrame) -> pd.DataFrame:
         **{s: g[f"_{s}"].sum() for s in FAILURES},
         "t_median": g["_t_ok"].median(),
         "t_max": g["_t_ok"].max(),
-        "par2": _par2(_penalised(data), keys, data),
+        "par2": _par2(g),
         "per_second": g["_ok"].sum() / g["_t_ok"].sum().where(g["_t_ok"].sum() > 0),
         "encode_mean": g["_enc_ok"].mean(),
         "solve_mean": g["_solve_ok"].mean(),
@@ -270,18 +290,19 @@ def _summarize(data: pd.DataFrame) -> pd.DataFrame:
                                            table["runs"].to_numpy(float))
     table["solved_low"] = pd.array(low, dtype="Float64")
     table["solved_high"] = pd.array(high, dtype="Float64")
-    table = table.join(_bootstrap_intervals(data, keys))
+    table = table.join(_bootstrap_intervals(data, keys, g.indices))
     table = _no_negative_zero(table.reset_index())
     return _order(table, ["ladder", "family", "rung_index", "config"])[SUMMARY_COLUMNS]
 
 
-def _bootstrap_intervals(data: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    """Per group of ``keys``: the bootstrap intervals of the median wall time of the successes
-    and of PAR-2 (NA where PAR-2 is, a term being NA), each seeded by the group's key."""
+def _bootstrap_intervals(data: pd.DataFrame, keys: list[str],
+                         groups: dict[Any, np.ndarray]) -> pd.DataFrame:
+    """Per group of ``keys`` (``groups``: each group's key and row positions, a grouping's
+    ``indices``): the bootstrap intervals of the median wall time of the successes and of
+    PAR-2 (NA where PAR-2 is, a term being NA), each seeded by the group's key."""
     t_wall = data["t_wall"].to_numpy(dtype=float, na_value=np.nan)
     ok = data["_ok"].to_numpy(dtype=bool)
     terms = _penalised(data).to_numpy(dtype=float, na_value=np.nan)
-    groups = data.groupby(keys, dropna=False, sort=False).indices
     rows = {}
     for key, idx in groups.items():
         times = t_wall[idx][ok[idx]]
@@ -311,10 +332,12 @@ GUESSES = r'"guesses":\s*(-?[0-9][0-9.eE+-]*)'
 
 def _guesses(counters: pd.Series) -> pd.Series:
     """The ``guesses`` counter of each run (Sudoku's difficulty measure, tdoku's), NA where
-    absent: read out of the JSON text by a pattern, for every row at once."""
-    text = counters.astype("string")
-    found = text.str.extract(GUESSES, expand=False)
-    return pd.to_numeric(found, errors="coerce").astype("Float64")
+    absent: read out of the JSON text by a pattern, once per distinct text (a block's runs
+    repeat a few texts many times), then spread back to the rows."""
+    codes, texts = pd.factorize(counters.astype("string"))  # NA: code -1
+    found = pd.Series(texts, dtype="string").str.extract(GUESSES, expand=False)
+    values = pd.to_numeric(found, errors="coerce").astype("Float64").array
+    return pd.Series(values.take(codes, allow_fill=True), index=counters.index)
 
 
 # --------------------------------------------------------------------------------------------
@@ -430,36 +453,52 @@ def virtual_best(df: pd.DataFrame) -> pd.DataFrame:
     return _virtual_best(normalize(df))
 
 
+#: The columns of the virtual best per instance (:func:`_vbs_instances`).
+_VBS_INSTANCE_COLUMNS = [*_RUNG_KEYS, "instance_id", "best", "ok", "optimal", "budget", "term"]
+
+
 def _vbs_instances(data: pd.DataFrame) -> pd.DataFrame:
     """The virtual best per instance: ``ok`` (anyone succeeded), ``optimal``, PAR-2 ``term``.
 
-    One row per (family, ladder, rung, rung_index, instance_id) of a normalised frame; rows
-    without an instance id are left out.
+    One row per (family, ladder, rung, rung_index, instance_id) of a normalised frame, in the
+    order the frame first has them; rows without an instance id are left out. Where every
+    instance id is run once (a throughput block's runs), each row is its own instance's best
+    and is taken as it is, with no grouping.
     """
     data = data[data["instance_id"].notna()]
     if data.empty:
-        return pd.DataFrame(columns=[*_RUNG_KEYS, "instance_id", "best", "ok", "optimal",
-                                     "budget", "term"])
-    per_instance = data.assign(_t_ok=data["t_wall"].where(data["_ok"])).groupby(
-        [*_RUNG_KEYS, "instance_id"], dropna=False, sort=False).agg(
-        best=("_t_ok", "min"), ok=("_ok", "any"), optimal=("_optimal", "any"),
-        budget=("budget_s", "max"))
+        return pd.DataFrame(columns=_VBS_INSTANCE_COLUMNS)
+    keys = [*_RUNG_KEYS, "instance_id"]
+    t_ok = data["t_wall"].where(data["_ok"])
+    if data["instance_id"].is_unique:
+        per_instance = pd.DataFrame({**{k: data[k] for k in keys}, "best": t_ok,
+                                     "ok": data["_ok"], "optimal": data["_optimal"],
+                                     "budget": data["budget_s"]}).reset_index(drop=True)
+    else:
+        per_instance = data.assign(_t_ok=t_ok).groupby(keys, dropna=False, sort=False).agg(
+            best=("_t_ok", "min"), ok=("_ok", "any"), optimal=("_optimal", "any"),
+            budget=("budget_s", "max")).reset_index()
     per_instance["term"] = per_instance["best"].where(per_instance["ok"],
                                                       2.0 * per_instance["budget"])
-    return per_instance.reset_index()
+    return per_instance
 
 
 def _virtual_best(data: pd.DataFrame) -> pd.DataFrame:
     """:func:`virtual_best` on a normalised frame."""
-    per_instance = _vbs_instances(data)
+    return _vbs_table(_vbs_instances(data))
+
+
+def _vbs_table(per_instance: pd.DataFrame) -> pd.DataFrame:
+    """:func:`virtual_best` from the virtual best per instance (:func:`_vbs_instances`)."""
     if per_instance.empty:
         return _empty(VBS_COLUMNS)
-    g = per_instance.groupby(_RUNG_KEYS, dropna=False, sort=False)
+    g = _with_terms(per_instance, per_instance["term"]).groupby(_RUNG_KEYS, dropna=False,
+                                                                 sort=False)
     table = pd.DataFrame({
         "instances": g.size().astype("Int64"),
         "solved": g["ok"].sum().astype("Int64"),
         "optimal": g["optimal"].sum().astype("Int64"),
-        "par2": _par2(per_instance["term"], _RUNG_KEYS, per_instance),
+        "par2": _par2(g),
     }).reset_index()
     return _order(table, ["ladder", "family", "rung_index"])[VBS_COLUMNS]
 
@@ -494,21 +533,27 @@ class Overview:
 
 
 def overview(df: pd.DataFrame, summary: pd.DataFrame | None = None, *,
-             normalized: bool = False) -> Overview:
+             normalized: bool = False, report: Report | None = None) -> Overview:
     """The :class:`Overview` of a results frame (``summary``: its :func:`summarize`, when the
-    caller has it already; ``normalized``: ``df`` is :func:`normalize`'s output already)."""
+    caller has it already; ``normalized``: ``df`` is :func:`normalize`'s output already;
+    ``report``: its :func:`build_report`, whose summary, cliffs and virtual best per instance
+    are then used rather than computed again)."""
     data = df if normalized else normalize(df)
-    return _overview(data, _summarize(data) if summary is None else summary)
+    if report is not None:
+        return _overview(data, report.summary, report.cliffs, report.vbs_instances)
+    summary = _summarize(data) if summary is None else summary
+    return _overview(data, summary, _cliffs_from_summary(summary), _vbs_instances(data))
 
 
-def _overview(data: pd.DataFrame, summary: pd.DataFrame) -> Overview:
-    """:func:`overview` on a normalised frame and its summary."""
+def _overview(data: pd.DataFrame, summary: pd.DataFrame, cliffs: pd.DataFrame,
+              vbs: pd.DataFrame) -> Overview:
+    """:func:`overview` on a normalised frame, its summary, its cliffs and its virtual best
+    per instance (:func:`_vbs_instances`)."""
     if summary.empty:
         return Overview(_empty(OVERVIEW_CELL_COLUMNS), _empty(OVERVIEW_TOTAL_COLUMNS))
-    vbs = _vbs_instances(data)
     vbs_cells = _vbs_cells(vbs)
     cells = pd.concat([_config_cells(summary), vbs_cells], ignore_index=True)
-    totals = pd.concat([_config_totals(data, summary), _vbs_totals(vbs, vbs_cells)],
+    totals = pd.concat([_config_totals(data, cliffs), _vbs_totals(vbs, vbs_cells)],
                        ignore_index=True)
     return Overview(_vbs_last(cells, ["rung_index"])[OVERVIEW_CELL_COLUMNS],
                     _vbs_last(totals, [])[OVERVIEW_TOTAL_COLUMNS])
@@ -540,15 +585,16 @@ def _vbs_cells(vbs: pd.DataFrame) -> pd.DataFrame:
     return cells
 
 
-def _config_totals(data: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
-    """Per (family, ladder, config): runs, PAR-2 over the ladder, cliff, mean score fraction."""
+def _config_totals(data: pd.DataFrame, cliffs: pd.DataFrame) -> pd.DataFrame:
+    """Per (family, ladder, config): runs, PAR-2 over the ladder, cliff (from ``cliffs``, the
+    cliffs table), mean score fraction."""
     keys = ["family", "ladder", "config"]
     fraction = (data["score"] / data["max_score"]).where(data["max_score"] > 0)
-    g = data.assign(_fraction=fraction).groupby(keys, dropna=False, sort=False)
-    totals = pd.DataFrame({"runs": g.size().astype("Int64"),
-                           "par2": _par2(_penalised(data), keys, data),
+    g = _with_terms(data, _penalised(data)).assign(_fraction=fraction).groupby(
+        keys, dropna=False, sort=False)
+    totals = pd.DataFrame({"runs": g.size().astype("Int64"), "par2": _par2(g),
                            "score_fraction": g["_fraction"].mean()}).reset_index()
-    cliff = _cliffs_from_summary(summary)[[*keys, "cliff_rung"]]
+    cliff = cliffs[[*keys, "cliff_rung"]]
     return _no_negative_zero(totals.merge(cliff, on=keys, how="left"))
 
 
@@ -557,9 +603,8 @@ def _vbs_totals(vbs: pd.DataFrame, vbs_cells: pd.DataFrame) -> pd.DataFrame:
     if vbs.empty:
         return _empty(OVERVIEW_TOTAL_COLUMNS)
     keys = ["family", "ladder"]
-    g = vbs.groupby(keys, dropna=False, sort=False)
-    totals = pd.DataFrame({"runs": g.size().astype("Int64"),
-                           "par2": _par2(vbs["term"], keys, vbs)}).reset_index()
+    g = _with_terms(vbs, vbs["term"]).groupby(keys, dropna=False, sort=False)
+    totals = pd.DataFrame({"runs": g.size().astype("Int64"), "par2": _par2(g)}).reset_index()
     cliff_of = {key: _cliff_of(rungs.sort_values("rung_index", kind="stable"))["cliff_rung"]
                 for key, rungs in vbs_cells.groupby(keys, sort=False)}
     real = totals["ladder"] != PSEUDO_LADDER
@@ -727,6 +772,10 @@ class Report:
     tails: pd.DataFrame = field(default_factory=lambda: _empty(tails_view.TAIL_COLUMNS))
     witnesses: pd.DataFrame = field(
         default_factory=lambda: _empty(witnesses_view.WITNESS_COLUMNS))
+    #: The virtual best per instance (:func:`_vbs_instances`), which :func:`overview` takes
+    #: from a report rather than computing it again; not a table of the report's text.
+    vbs_instances: pd.DataFrame = field(
+        default_factory=lambda: pd.DataFrame(columns=_VBS_INSTANCE_COLUMNS), repr=False)
 
 
 def build_report(df: pd.DataFrame, sweep: str = "", *, normalized: bool = False) -> Report:
@@ -734,8 +783,10 @@ def build_report(df: pd.DataFrame, sweep: str = "", *, normalized: bool = False)
     already :func:`normalize`'s output, so it is not normalised again)."""
     data = df if normalized else normalize(df)
     summary = _summarize(data)
+    per_instance = _vbs_instances(data)
     return Report(sweep=sweep, summary=summary, cliffs=_cliffs_from_summary(summary),
-                  virtual_best=_virtual_best(data), disagreements=_disagreements(data),
+                  virtual_best=_vbs_table(per_instance), disagreements=_disagreements(data),
                   wrong=_wrong_answers(data), paired=paired_view.compare(data),
                   tails=tails_view.tail_table(data),
-                  witnesses=witnesses_view.single_witnesses(data))
+                  witnesses=witnesses_view.single_witnesses(data),
+                  vbs_instances=per_instance)

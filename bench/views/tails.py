@@ -92,7 +92,8 @@ def tail_table(data: pd.DataFrame) -> pd.DataFrame:
     ``bench.views.stats.normalize``: its runs, successes, median solved time and the tail fit of
     its wall times (NA, and verdict "too few slow solved runs to fit", where there is none)."""
     rows = []
-    ran = data[data["status"] != "skipped"]
+    used = data[["family", "ladder", "rung", "config", "rung_index", "t_wall", "_ok"]]
+    ran = used[data["status"] != "skipped"]
     for keys, group in ran.groupby(["family", "ladder", "rung", "config"], sort=False,
                                    dropna=False):
         if len(group) < MIN_RUNS:

@@ -68,6 +68,51 @@ def test_the_ideal_bootstrap_of_many_values_agrees_with_resampling(monkeypatch, 
     assert ideal["median"][0] < np.median(values) < ideal["median"][1]
 
 
+def _all_j_median_interval(x: np.ndarray) -> tuple[float, float]:
+    """The ideal bootstrap's median interval as it was first computed: the binomial tail
+    (``scipy.special.bdtrc``) at every j in 1..n, then ``searchsorted``."""
+    from scipy.special import bdtrc
+
+    n, tail = len(x), (1 - confidence.LEVEL) / 2
+    j = np.arange(1, n + 1)
+    bounds = []
+    for k in sorted({(n + 1) // 2, n // 2 + 1}):
+        at_most = bdtrc(k - 1, n, j / n)
+        low = int(np.searchsorted(at_most, tail, side="left"))
+        high = int(np.searchsorted(at_most, 1 - tail, side="left"))
+        bounds.append((x[min(low, n - 1)], x[min(high, n - 1)]))
+    return float(np.mean([b[0] for b in bounds])), float(np.mean([b[1] for b in bounds]))
+
+
+def test_the_ideal_median_interval_is_the_all_j_search():
+    """Bisection on j picks the same order statistics as the tail at every j did, for counts
+    from IDEAL_FROM to 100,000, odd and even, on continuous values and on values with ties."""
+    rng = np.random.default_rng(20)
+    counts = [confidence.IDEAL_FROM, confidence.IDEAL_FROM + 1, 49158, 49159, 99999, 100000,
+              *rng.integers(confidence.IDEAL_FROM, 100001, size=10)]
+    for n in counts:
+        for x in (rng.lognormal(0, 1, size=n), rng.integers(0, 5, size=n) * 0.25,
+                  np.round(rng.exponential(1e-4, size=n), 6)):
+            x = np.sort(x)
+            assert bootstrap_interval(x, "median", 1) == _all_j_median_interval(x), n
+
+
+def test_the_binomial_upper_tail_is_scipys():
+    """``binomial_upper_tail`` (no SciPy) against ``scipy.special.bdtrc``, far tails and
+    degenerate p and k included."""
+    from scipy.special import bdtrc
+
+    from bench.stats.confidence import binomial_upper_tail
+
+    rng = np.random.default_rng(7)
+    for n in (1, 2, 7, 40, 2000, 49158, 100000):
+        for k in {0, 1, n // 3, (n + 1) // 2, n, n + 1}:
+            for p in (0.0, 1.0, 1 / n, 0.5, 1 - 1 / n, *rng.random(5)):
+                ours = binomial_upper_tail(k, n, p)
+                theirs = 1.0 if k <= 0 else 0.0 if k > n else float(bdtrc(k - 1, n, p))
+                assert ours == pytest.approx(theirs, rel=1e-8, abs=1e-30), (k, n, p)
+
+
 def test_seed_of_does_not_depend_on_hash_randomisation():
     assert seed_of("t_median", "latin", "qwh", "10", 0, "sat") == \
         seed_of("t_median", "latin", "qwh", "10", 0, "sat")

@@ -80,24 +80,27 @@ def generated_each(instances: list[Any], params: list[dict[str, Any]], source: s
                    **common: Any) -> list[Generated]:
     """``Generated(instance, params=params, source=source, **common)`` of each instance with
     its parameters, made at once for a file's tens of thousands: each object's fields are set
-    together (the frozen dataclass's ``__init__`` sets them one by one through
-    ``object.__setattr__``), the same fields and values as ``__init__`` gives."""
+    together from one template (the frozen dataclass's ``__init__`` sets them one by one
+    through ``object.__setattr__``), the same fields and values as ``__init__`` gives."""
     names = {f.name for f in fields(Generated)}
     unknown = set(common) - names
     if unknown:
         raise TypeError(f"Generated has no field {sorted(unknown)[0]!r}")
     given = {**common, "source": source}
-    defaults = {f.name: f.default for f in fields(Generated)
-                if f.default is not MISSING and f.name not in given}
+    template = {f.name: given.get(f.name, None if f.default is MISSING else f.default)
+                for f in fields(Generated)}  # instance and params are each object's own
     factories = {f.name: f.default_factory for f in fields(Generated)
                  if f.default_factory is not MISSING and f.name not in {*given, "params"}}
     made = []
     new = object.__new__
     for instance, own in zip(instances, params, strict=True):
         one = new(Generated)
-        one.__dict__.update(defaults, **given, instance=instance, params=own)
+        state = one.__dict__
+        state.update(template)
+        state["instance"] = instance
+        state["params"] = own
         if factories:  # a mutable default of each object's own
-            one.__dict__.update({name: make() for name, make in factories.items()})
+            state.update({name: make() for name, make in factories.items()})
         made.append(one)
     return made
 
@@ -125,8 +128,10 @@ def text_lines(text: str) -> list[str]:
     ``str.splitlines`` also splits at form feeds, vertical tabs, U+2028 and others, and then
     the line numbers in messages would not match what an editor shows.
     """
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    return lines[:-1] if lines and not lines[-1] else lines
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    return lines[:-1] if not lines[-1] else lines
 
 
 def read_text(path: str | Path) -> str:

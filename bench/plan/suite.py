@@ -395,8 +395,11 @@ def _ladder(entry: dict[str, Any], i: int, path: Path, data_dir: str | Path | No
     else:
         raise SuiteError(f"{path}: {where}: give either 'generator' (with vary/values) or 'rungs'")
     for rung in rungs:
+        label, index = rung.label, rung.index
         for ref in rung.refs:
-            ref.ladder, ref.rung, ref.rung_index = name, rung.label, rung.index
+            ref.ladder = name
+            ref.rung = label
+            ref.rung_index = index
     block = _block(entry, f"{path}: {where}") if "block" in entry else None
     only = entry.get("solvers")
     if only is not None and (not isinstance(only, list) or not all(isinstance(x, str)
@@ -534,47 +537,109 @@ class RunKeys:
                            "mem_mb": mem_mb, "cores": cores}, sort_keys=True,
                           separators=(",", ":"))
         mark = json.dumps(self.MARK)
-        self.head, self.tail = text.split(mark) if text.count(mark) == 1 else (None, None)
+        head, tail = text.split(mark) if text.count(mark) == 1 else (None, None)
+        #: The text before and after the instance id, with the id's quotes (None: no fast way).
+        self.head = None if head is None else head + '"'
+        self.tail = None if tail is None else '"' + tail
         self.args = (config, repeat, seed, budget_s, mem_mb, cores)
 
     def key(self, instance_id: str) -> str:
-        if self.head is None or not instance_id.isalnum():  # not a plain hash: the long way
-            config, repeat, seed, budget_s, mem_mb, cores = self.args
+        """``run_key(config, instance_id, ...)`` of this one's config, repeat, seed and budget."""
+        if self.head is None or not (instance_id.isascii() and instance_id.isalnum()):
+            config, repeat, seed, budget_s, mem_mb, cores = self.args  # JSON might escape it
             return run_key(config, instance_id, repeat, seed, budget_s, mem_mb, cores)
-        text = f'{self.head}"{instance_id}"{self.tail}'
-        return hashlib.sha256(text.encode()).hexdigest()[:20]
+        return hashlib.sha256(f"{self.head}{instance_id}{self.tail}".encode()).hexdigest()[:20]
+
+    def keys(self, instance_ids: list[str]) -> list[str]:
+        """:meth:`key` of each instance id, in one pass where none needs escaping in JSON."""
+        joined = "".join(instance_ids)
+        if self.head is None or not (joined.isascii() and joined.isalnum()):
+            return [self.key(instance_id) for instance_id in instance_ids]
+        head, tail, sha256 = self.head, self.tail, hashlib.sha256
+        return [sha256(f"{head}{instance_id}{tail}".encode()).hexdigest()[:20]
+                for instance_id in instance_ids]
 
 
 def build_tasks(suite: Suite, configs: list[SolverConfig]) -> list[Task]:
-    """The run grid, ladder by ladder, rung by rung; a solver only meets the instances it
+    """The run grid, ladder by ladder, rung by rung, each rung's instances in order, and for
+    each its solver configs in order, then its repeats; a solver only meets the instances it
     takes: those of its family that it accepts."""
-    tasks = []
-    run_keys: dict[tuple[int, int], RunKeys] = {}
+    tasks: list[Task] = []
     declared = {e.get("label", e["name"]) for e in suite.solvers} \
         | {str(e["name"]).split("/")[-1] for e in suite.solvers}
+    runs = RepeatRuns(suite)
     for ladder in suite.ladders:
         unknown = sorted(set(ladder.solvers or ()) - declared)
         if unknown:
             raise SuiteError(f"{suite.path}: ladder {ladder.name!r}: 'solvers' names "
                              f"{unknown[0]!r}, which is not a solver of the suite")
+        climbing = [config for config in configs if ladder.runs(config)]
         for rung in ladder.rungs:
             start = len(tasks)
-            for ref in rung.refs:
-                for config in configs:
-                    if config.spec.family != ref.family or not ladder.runs(config) \
-                            or not config.spec.applies_to(ref.instance):
-                        continue
-                    for repeat in range(suite.repeats):
-                        seed = suite.seed + repeat
-                        keys = run_keys.get((id(config), repeat))
-                        if keys is None:
-                            keys = run_keys[id(config), repeat] = RunKeys(
-                                config, repeat, seed, suite.timeout, suite.mem, suite.cores)
-                        tasks.append(Task(keys.key(ref.instance_id), ref, config, repeat, seed,
-                                          suite.timeout, suite.mem, suite.cores))
+            tasks.extend(rung_tasks(rung.refs, climbing, runs))
             if ladder.block:
                 assign_blocks(tasks[start:], ladder.name, rung.label, ladder.block)
     return tasks
+
+
+class RepeatRuns:
+    """A suite's repeats of each solver config: (repeat, seed, :class:`RunKeys`) for each,
+    made on first use and kept."""
+
+    def __init__(self, suite: Suite):
+        self.suite = suite
+        self.made: dict[int, tuple[SolverConfig, list[tuple[int, int, RunKeys]]]] = {}
+
+    def of(self, config: SolverConfig) -> list[tuple[int, int, RunKeys]]:
+        known = self.made.get(id(config))
+        if known is None:
+            suite = self.suite
+            known = self.made[id(config)] = (config, [
+                (repeat, suite.seed + repeat, RunKeys(config, repeat, suite.seed + repeat,
+                                                      suite.timeout, suite.mem, suite.cores))
+                for repeat in range(suite.repeats)])
+        return known[1]
+
+
+def rung_tasks(refs: list[InstanceRef], configs: list[SolverConfig],
+               runs: RepeatRuns) -> list[Task]:
+    """The runs of one rung's instances, in order: for each instance, each config of its
+    family (in ``configs``' order) that accepts it, in each of the suite's repeats."""
+    families = {family: [(config, None if config.spec.accepts is None
+                          else config.spec.applies_to, runs.of(config))
+                         for config in configs if config.spec.family == family]
+                for family in dict.fromkeys(ref.family for ref in refs)}
+    if len(families) == 1:
+        (plans,) = families.values()
+        if all(applies is None for _, applies, _ in plans):
+            return _same_runs_tasks(refs, plans, runs.suite)
+    budget_s, mem_mb, cores = runs.suite.timeout, runs.suite.mem, runs.suite.cores
+    out = []
+    for ref in refs:
+        instance_id = None
+        for config, applies, repeats in families[ref.family]:
+            if applies is not None and not applies(ref.instance):
+                continue
+            if instance_id is None:
+                instance_id = ref.instance_id
+            for repeat, seed, keys in repeats:
+                out.append(Task(keys.key(instance_id), ref, config, repeat, seed, budget_s,
+                                mem_mb, cores))
+    return out
+
+
+def _same_runs_tasks(refs: list[InstanceRef], plans: list[tuple[SolverConfig, Any, Any]],
+                     suite: Suite) -> list[Task]:
+    """:func:`rung_tasks` of instances that all meet the same runs (of one family, and no
+    config choosing among them): the keys of each (config, repeat) made in one pass."""
+    if not plans:
+        return []
+    ids = [ref.instance_id for ref in refs]
+    columns = [(config, repeat, seed, keys.keys(ids))
+               for config, _, repeats in plans for repeat, seed, keys in repeats]
+    budget_s, mem_mb, cores = suite.timeout, suite.mem, suite.cores
+    return [Task(keys[i], ref, config, repeat, seed, budget_s, mem_mb, cores)
+            for i, ref in enumerate(refs) for config, repeat, seed, keys in columns]
 
 
 def assign_blocks(tasks: list[Task], ladder: str, rung: str, size: int) -> None:
@@ -584,10 +649,17 @@ def assign_blocks(tasks: list[Task], ladder: str, rung: str, size: int) -> None:
     key, so it is the same on every machine and on ``--resume``."""
     groups: dict[tuple[str, int], list[Task]] = {}
     for task in tasks:
-        groups.setdefault((task.config.label, task.repeat), []).append(task)
+        group = (task.config.label, task.repeat)
+        members = groups.get(group)
+        if members is None:
+            members = groups[group] = []
+        members.append(task)
     for (label, repeat), members in groups.items():
         for number, first in enumerate(range(0, len(members), size)):
             chunk = members[first:first + size]
             block = f"{ladder}/{rung}/{label}/r{repeat}/b{number}-{chunk[0].key[:8]}"
+            held = len(chunk)
             for index, task in enumerate(chunk):
-                task.block, task.block_index, task.block_size = block, index, len(chunk)
+                task.block = block
+                task.block_index = index
+                task.block_size = held

@@ -28,6 +28,7 @@ from instances.sudoku.model import (
     Solution,
     box_of_length,
     canonical_lines,
+    clue_counts,
     digit_of,
 )
 
@@ -107,18 +108,15 @@ def parse_with_solutions(text: str, path: str | None = None
     """Every puzzle of a file's text, each with the solution a ``# solution GRID`` comment line
     right after it gives (as ``write_file`` writes a planted puzzle's secret), else None."""
     lines = text_lines(text)
+    puzzles = _bare_puzzles(lines, path)
+    if puzzles is not None:
+        return [(puzzle, None) for puzzle in puzzles]
     first = _first_content(lines)
     if first is None:
         raise InstanceError("no puzzle in the file", path)
-    stem = Path(path).stem if path else "sudoku"
+    stem = _stem(path)
     if grid_token(first) is None:
         return [(parse_drawn(text, stem, path), None)]
-    box = box_of_length(len(first))
-    if box is not None:  # a file of bare grid lines, read at once
-        puzzles = canonical_lines(Instance, box, lines,
-                                  [f"{stem}#{i}" for i in range(1, len(lines) + 1)])
-        if puzzles is not None:
-            return [(puzzle, None) for puzzle in puzzles]
     out: list[tuple[Instance, Solution | None]] = []
     for number, line in enumerate(lines, 1):
         words = line.split()
@@ -140,6 +138,21 @@ def parse_with_solutions(text: str, path: str | None = None
     return out
 
 
+def _stem(path: str | None) -> str:
+    """What a file's puzzles are named after (``stem#1``, ``stem#2``, ...)."""
+    return Path(path).stem if path else "sudoku"
+
+
+def _bare_puzzles(lines: list[str], path: str | None) -> list[Instance] | None:
+    """The puzzles of a file's lines where every line is ``to_line``'s text of a grid of one
+    box side (no comment, no blank line: the common collection), read at once; else None."""
+    box = box_of_length(len(lines[0])) if lines else None
+    if box is None:
+        return None
+    stem = _stem(path)
+    return canonical_lines(Instance, box, lines, [f"{stem}#{i}" for i in range(1, len(lines) + 1)])
+
+
 def read_file(path: str | Path) -> list[Generated]:
     """Every puzzle of a file. A puzzle with a ``# solution`` line is known feasible (the line is
     its secret); of the others nothing is promised."""
@@ -147,6 +160,12 @@ def read_file(path: str | Path) -> list[Generated]:
     text = read_text(path)
     out = []
     source = str(path)
+    lines = text_lines(text)
+    puzzles = _bare_puzzles(lines, source)
+    if puzzles is not None:
+        box = puzzles[0].box
+        return generated_each(puzzles, [{"box": box, "clues": clues}
+                                        for clues in clue_counts(lines)], source)
     read = parse_with_solutions(text, source)
     if all(secret is None for _, secret in read):  # a file of bare puzzles
         puzzles = [puzzle for puzzle, _ in read]

@@ -50,6 +50,10 @@ SYMBOL_OF = (".", *SYMBOLS)
 #: other code -> 255 (not a digit of that size).
 BYTE_TABLES = {size: bytes(table.get(chr(code), 255) for code in range(256))
                for size, table in DIGIT_TABLES.items()}
+#: The same for the symbols ``to_line`` writes only (``.`` and the upper-case symbols): a
+#: line of no 255 in its translation is ``to_line``'s text of a grid of that size.
+CANONICAL_TABLES = {box * box: bytes(SYMBOL_OF.index(chr(code)) if chr(code) in SYMBOL_OF[
+    :box * box + 1] else 255 for code in range(256)) for box in BOXES}
 
 
 def digit_of(char: str, size: int) -> int | None:
@@ -219,9 +223,7 @@ def _read_line(cls: type, box: int, text: str, *rest: Any) -> Any:
     decoded on first use (``_lazy_grid``: a block's instances and answers are read by the
     tens of thousands, and its solvers and checkers take the lines); any other line is
     decoded now (a bad symbol names its position)."""
-    table = BYTE_TABLES.get(box * box)
-    if table is not None and len(text) == box ** 4 and text.isascii() and "0" not in text \
-            and text == text.upper() and b"\xff" not in text.encode("ascii").translate(table):
+    if len(text) == box ** 4 and _canonical(text, box):
         made = object.__new__(cls)
         made.__dict__.update(zip(("box", "name"), (box, *rest), strict=False))
         made.__dict__["_line"] = text
@@ -233,18 +235,35 @@ def canonical_lines(cls: type, box: int, lines: list[str], names: list[str]) -> 
     """``cls(box, grid, name)`` of each line, as :func:`_read_line` reads it, where every line
     is ``to_line``'s text of the box already (checked together: one translate of their join);
     None where one is not (each is then read on its own, and a bad one named)."""
-    table = BYTE_TABLES.get(box * box)
-    text = "".join(lines)
-    if table is None or any(len(line) != box ** 4 for line in lines) or not text.isascii() \
-            or "0" in text or text != text.upper() \
-            or b"\xff" in text.encode("ascii").translate(table):
+    if not set(map(len, lines)) <= {box ** 4} or not _canonical("".join(lines), box):
         return None
     made = []
+    new = object.__new__
     for line, name in zip(lines, names, strict=True):
-        one = object.__new__(cls)
-        one.__dict__.update(box=box, name=name, _line=line)
+        one = new(cls)
+        state = one.__dict__
+        state["box"] = box
+        state["name"] = name
+        state["_line"] = line
         made.append(one)
     return made
+
+
+def _canonical(text: str, box: int) -> bool:
+    """Whether ``text`` is made of the symbols ``to_line`` writes for a box side of ``box``
+    only (``.`` and the upper-case symbols; a box side other than 2..5 has none)."""
+    table = CANONICAL_TABLES.get(box * box)
+    return table is not None and text.isascii() \
+        and b"\xff" not in text.encode("ascii").translate(table)
+
+
+def clue_counts(lines: list[str]) -> list[int]:
+    """The clues (symbols other than ``.``) of each of many lines of ``to_line``'s text, all
+    of one length."""
+    if not lines:
+        return []
+    codes = np.frombuffer("".join(lines).encode("ascii"), dtype=np.uint8)
+    return (codes.reshape(len(lines), -1) != ord(".")).sum(axis=1).tolist()
 
 
 def _lazy_grid(made: Any, name: str) -> Any:

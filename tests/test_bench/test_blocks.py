@@ -389,6 +389,69 @@ def test_run_keys_of_many_instances_are_run_key_itself():
             assert keys.key(instance_id) == run_key(config, instance_id, 2, 7, 10.0, 4000, 1)
 
 
+def test_run_keys_made_together_are_each_ones_key():
+    """``RunKeys.keys`` gives ``key`` of each id, ids that JSON escapes (a non-ASCII letter is
+    alphanumeric to Python, and escaped by ``json.dumps``) among them."""
+    from bench.plan.registry import load_solver
+    from bench.plan.suite import RunKeys, SolverConfig, run_key
+
+    spec = load_solver("sudoku/native", [])
+    config = SolverConfig(spec, spec.resolve({}), "x")
+    keys = RunKeys(config, 0, 1, 10.0, 4000, 1)
+    for ids in (["ba4455f16c205b95", "00ff"], ["ba4455f16c205b95", "é1"], ["a b"], ["é"], []):
+        assert keys.keys(ids) == [keys.key(i) for i in ids] \
+            == [run_key(config, i, 0, 1, 10.0, 4000, 1) for i in ids]
+
+
+def naive_grid(suite, configs):
+    """The run grid as its definition says: for each ladder, rung and instance in turn, each
+    config of the instance's family that climbs the ladder and accepts the instance, in each
+    repeat, keyed by ``run_key``; a block ladder's runs grouped by ``assign_blocks``."""
+    from bench.plan.suite import Task, assign_blocks, run_key
+
+    tasks = []
+    for ladder in suite.ladders:
+        for rung in ladder.rungs:
+            start = len(tasks)
+            for ref in rung.refs:
+                for config in configs:
+                    if config.spec.family != ref.family or not ladder.runs(config) \
+                            or not config.spec.applies_to(ref.instance):
+                        continue
+                    for repeat in range(suite.repeats):
+                        seed = suite.seed + repeat
+                        key = run_key(config, ref.instance_id, repeat, seed, suite.timeout,
+                                      suite.mem, suite.cores)
+                        tasks.append(Task(key, ref, config, repeat, seed, suite.timeout,
+                                          suite.mem, suite.cores))
+            if ladder.block:
+                assign_blocks(tasks[start:], ladder.name, rung.label, ladder.block)
+    return tasks
+
+
+@pytest.mark.parametrize("name", ["block", "quick", "games-graphs", "latin-tails"])
+def test_the_run_grid_is_its_definition(tmp_path, name):
+    """``build_tasks`` (a rung's keys made together where every instance meets the same runs)
+    plans what :func:`naive_grid` plans: the same runs in the same order, keys and blocks."""
+    from bench.plan.registry import load_solvers
+    from bench.plan.suite import build_tasks, solver_configs
+
+    if name == "block":  # two configs and two repeats of a block ladder, and a mixed rung
+        text = SUITE.replace("jobs = 1", "jobs = 1\nrepeats = 2\ninstances = [\"sudoku/planted:"
+                             "box=2,clues=8,seed=1..3\", \"games/tree:seed=1\"]")
+        suite = load_suite(str(write_suite(tmp_path, text=text)))
+    else:
+        suite = load_suite(name)
+    families = {ref.family for ladder in suite.ladders for rung in ladder.rungs
+                for ref in rung.refs}
+    configs = solver_configs(suite.solvers, load_solvers(suite.plugins), None, families)
+    got, want = build_tasks(suite, configs), naive_grid(suite, configs)
+    fields = ("key", "repeat", "seed", "budget_s", "mem_mb", "cores", "block", "block_index",
+              "block_size")
+    assert [(t.ref, t.config, *(getattr(t, f) for f in fields)) for t in got] \
+        == [(t.ref, t.config, *(getattr(t, f) for f in fields)) for t in want]
+
+
 def test_the_journal_read_as_columns_is_the_rows(tmp_path):
     from bench.table.store import to_frame
 

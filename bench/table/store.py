@@ -100,7 +100,8 @@ def compact(directory: str | Path, journal: Journal | None = None) -> Path:
     if table is not None:
         import pyarrow.parquet as pq
 
-        pq.write_table(table, tmp)
+        pq.write_table(table, tmp, use_dictionary=[name for name in table.column_names
+                                                   if name not in OWN_VALUE_COLUMNS])
     else:
         to_frame(Journal.columns_of(parts)[0]).to_parquet(tmp, index=False)
     os.replace(tmp, target)
@@ -108,6 +109,12 @@ def compact(directory: str | Path, journal: Journal | None = None) -> Path:
         _just_written[str(target.resolve())] = (_stamp(target), table)
     return target
 
+
+#: The columns whose value is a run's own in nearly every row (its key, its instance, its
+#: answer): Parquet's dictionary encoding is not tried on them (it would only fill a dictionary
+#: to its limit and give up); the other columns repeat a few values and are dictionary-encoded.
+OWN_VALUE_COLUMNS = frozenset({"key", "instance_id", "instance_name", "source", "solution",
+                               "score_trace"})
 
 #: The Arrow type of each dtype of the table.
 ARROW_TYPES = {"string": "string", "Float64": "float64", "Int64": "int64", "boolean": "bool_"}

@@ -4,6 +4,7 @@ resume, per-instance timeouts, and the suite's checks of the key."""
 from __future__ import annotations
 
 import json
+import os
 import random
 
 import pytest
@@ -117,7 +118,22 @@ def test_a_blocks_instance_columns_are_its_runs(tmp_path):
     assert {None, "x"} <= set(got["p_hint"]) and got["p_clues"][-1] == 99
 
 
-def test_a_blocks_last_rows_come_in_one_write_with_its_end(tmp_path):
+@pytest.fixture
+def as_a_worker(monkeypatch):
+    """This test process as a worker for one test: what a worker's run sets for its whole
+    process (the address-space backstop, the thread-pool variables) is undone after it. Left
+    set, the backstop held every later program this process started, headless Chromium among
+    them, which dies at start-up (SIGTRAP) without its address space."""
+    import resource
+
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        monkeypatch.setenv(var, os.environ.get(var, ""))
+    limit = resource.getrlimit(resource.RLIMIT_AS)
+    yield
+    resource.setrlimit(resource.RLIMIT_AS, limit)
+
+
+def test_a_blocks_last_rows_come_in_one_write_with_its_end(tmp_path, as_a_worker):
     """The worker sends each chunk's rows as it ends, but the last chunk's together with the
     block's result (one ``send``, so one write): the parent reads them together and gives
     out the next block before it makes those rows. Every instance is in exactly one chunk."""

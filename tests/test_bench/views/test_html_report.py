@@ -11,11 +11,11 @@ import html
 import json
 import os
 import re
+import resource
 import select
 import shutil
 import subprocess
 import time
-import warnings
 from pathlib import Path
 
 import pandas as pd
@@ -249,11 +249,16 @@ class DevTools:
 
         def as_fd_3_and_4() -> None:
             """In the child, before the other fds are closed: the pipe ends become fds 3 and 4
-            (through copies above 10, so that neither overwrites the other)."""
+            (through copies above 10, so that neither overwrites the other), and the address
+            space is as large as the hard limit allows: Chromium reserves far more than it
+            uses, and dies at start-up (SIGTRAP, nothing on stderr) under a limit that this
+            test process may hold (a worker's backstop, were a test to leave it set)."""
             high_r = fcntl.fcntl(commands_r, fcntl.F_DUPFD, 10)
             high_w = fcntl.fcntl(replies_w, fcntl.F_DUPFD, 10)
             os.dup2(high_r, 3)
             os.dup2(high_w, 4)
+            _, hard = resource.getrlimit(resource.RLIMIT_AS)
+            resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
 
         self.proc = subprocess.Popen(
             [browser, *CHROMIUM_FLAGS, "--remote-debugging-pipe", f"--user-data-dir={profile}",
@@ -373,30 +378,16 @@ class ChromiumDied(RuntimeError):
     """Chromium's browser process ended while a command waited for its answer."""
 
 
-#: Headless Chromium has been seen to die while starting (its DevTools pipe closed before the
-#: first answer; SIGTRAP, a failed check, with nothing on stderr) in a few full test runs,
-#: always under the suite's load and never alone, up to three times in a row. A browser that
-#: dies before its first answer is started again after a pause (a second more each time), at
-#: most this many times in all; each death's exit status and stderr are a warning. Once it
-#: has answered, any death fails the test.
-START_ATTEMPTS = 6
-
-
 def started_browser(tmp_path: Path) -> DevTools:
-    """A headless Chromium that has answered one command (``Browser.getVersion``)."""
-    deaths = []
-    for attempt in range(START_ATTEMPTS):
-        browser = DevTools(chromium(), tmp_path / f"profile-{attempt}")
-        try:
-            browser.send("Browser.getVersion")
-            return browser
-        except ChromiumDied as death:
-            deaths.append(str(death))  # in pytest's warnings summary even when a restart
-            warnings.warn(f"chromium start {attempt + 1} of {START_ATTEMPTS}: {death}",
-                          stacklevel=2)  # passes, so that the cause can be read off CI
-            browser.close()
-            time.sleep(attempt + 1.0)
-    raise RuntimeError("chromium died while starting, every time:\n" + "\n".join(deaths))
+    """A headless Chromium that has answered one command (``Browser.getVersion``); one that
+    dies first fails the test with its exit status and stderr."""
+    browser = DevTools(chromium(), tmp_path / "profile")
+    try:
+        browser.send("Browser.getVersion")
+    except ChromiumDied:
+        browser.close()
+        raise
+    return browser
 
 
 def chromium() -> str:

@@ -378,18 +378,6 @@ class ChromiumDied(RuntimeError):
     """Chromium's browser process ended while a command waited for its answer."""
 
 
-def started_browser(tmp_path: Path) -> DevTools:
-    """A headless Chromium that has answered one command (``Browser.getVersion``); one that
-    dies first fails the test with its exit status and stderr."""
-    browser = DevTools(chromium(), tmp_path / "profile")
-    try:
-        browser.send("Browser.getVersion")
-    except ChromiumDied:
-        browser.close()
-        raise
-    return browser
-
-
 def chromium() -> str:
     found = shutil.which("chromium") or shutil.which("chromium-browser")
     if found is None:
@@ -401,7 +389,7 @@ ROWS = "[...document.querySelectorAll('#runs tbody tr.run')]"
 
 
 def test_headless_chromium_explores_the_page(page, tmp_path):
-    browser = started_browser(tmp_path)
+    browser = DevTools(chromium(), tmp_path / "profile")
     try:
         browser.open(page.as_uri(), **DESKTOP)
         assert browser.evaluate("document.body.dataset.ready") == "yes"

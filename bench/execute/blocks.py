@@ -14,7 +14,9 @@ budgets plus the grace (the watchdog, bench/execute/slot.py), and an instance wh
 is past its budget plus the grace is a ``timeout`` row. Memory: the block's process tree is held
 to the per-instance memory budget (the instances are solved one after another in one process).
 A kill (timeout, memout) or a crash gives every instance of the chunk in flight that status;
-the block's runs not yet begun go back to the queue, to a fresh worker.
+the block's runs not yet begun go back to the queue, to a fresh worker, as does a block sent
+ahead (a batch entry's next block of the same stream, sent while the current one runs:
+bench/execute/slot.py ``send_ahead``) that the worker never began.
 """
 
 from __future__ import annotations

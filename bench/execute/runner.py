@@ -181,6 +181,19 @@ class LadderScheduler:
             self.open[stream] += 1
         return Block(members)
 
+    def next_block_like(self, block: Block) -> Block | None:
+        """The next block of ``block``'s stream, when that stream's next queued run begins
+        one with the same memory and cores (to be sent ahead to the worker solving
+        ``block``), else None."""
+        queue = self.queue.get(block.stream)
+        if not queue or not queue[0].block or queue[0].block == block.key:
+            return None
+        first, last = queue[0], block.tasks[-1]
+        if (first.mem_mb, first.cores) != (last.mem_mb, last.cores):
+            return None
+        taken = self._take(block.stream)
+        return taken if isinstance(taken, Block) else None
+
     def requeue(self, tasks: list[Task]) -> None:
         """Put runs handed out but never started (the rest of a killed block) back at the head
         of their stream's queue, in order: they go out again, to a fresh worker."""
@@ -350,6 +363,10 @@ class Runner:
                     continue
                 self._wait(busy)
                 ended = self._ended(busy)
+                for slot in busy:  # a block sent ahead to a worker that was killed or died
+                    ahead = slot.take_ahead()
+                    if ahead is not None:
+                        scheduler.requeue(ahead.tasks)
                 # a freed worker gets its next run before the rows of what it finished are
                 # made (a block's may take as long as its solving): the two then overlap
                 self._give_out(scheduler)
@@ -378,9 +395,12 @@ class Runner:
 
     def _give_out(self, scheduler: LadderScheduler) -> None:
         """A run for every idle worker that the scheduler has one for, preferring solvers no
-        other worker is compiling."""
+        other worker is compiling; and to a worker solving a block of a batch entry, the next
+        block of its stream sent ahead (``Slot.send_ahead``), so that it never waits for
+        this process between blocks."""
         for slot in self.slots:
             if slot.phase != "idle":
+                self._send_ahead(slot, scheduler)
                 continue
             scheduler.compiling = {prepare_key(s.task.config.spec) for s in self.slots if s.note}
             task = scheduler.next_task()
@@ -389,6 +409,20 @@ class Runner:
                 payload = (block_payload(task, self.run_ids) if isinstance(task, Block)
                            else task_payload(task, self.run_ids))
                 slot.give(task, payload)
+
+    def _send_ahead(self, slot: Slot, scheduler: LadderScheduler) -> None:
+        """The next block of the stream of the block ``slot`` solves, sent ahead where the
+        slot takes one (see ``Slot.send_ahead``); a block it refuses goes back to the queue."""
+        block = slot.task
+        if not isinstance(block, Block) or slot.ahead is not None or slot.phase != "solving" \
+                or block.config.spec.batch is None:
+            return
+        after = scheduler.next_block_like(block)
+        if after is None:
+            return
+        self.run_ids += 1
+        if not slot.send_ahead(after, block_payload(after, self.run_ids)):
+            scheduler.requeue(after.tasks)
 
     def _ended(self, busy: list[Slot]) -> list[tuple[Slot, Any, dict[str, Any] | None, list]]:
         """(slot, its run, result, block messages) of each slot whose run ended (finished,

@@ -92,6 +92,9 @@ class Slot:
     chunk: tuple[int, int, float] | None = None
     block_messages: list = field(default_factory=list)
     last_rows: float = 0.0
+    # the block sent ahead of the one running (``send_ahead``): (its task, its payload)
+    ahead: tuple[Any, dict[str, Any]] | None = None
+    pipe_bytes: int = 0  # what the pipe to the worker holds
 
     @property
     def log_path(self) -> Path:
@@ -135,10 +138,13 @@ class Slot:
         os.close(down_r)
         os.close(up_w)
         self.rfd, self.wfd, self.buffer = up_r, down_w, b""
+        self.pipe_bytes = pipe_size(down_w)
         os.set_blocking(self.rfd, False)
 
     def send(self, message: dict[str, Any]) -> None:
-        data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
+        self._write((json.dumps(message, separators=(",", ":")) + "\n").encode())
+
+    def _write(self, data: bytes) -> None:
         view = memoryview(data)
         while view:
             written = os.write(self.wfd, view)
@@ -152,10 +158,7 @@ class Slot:
             self.spawn(payload.get("cores", 1))
         else:
             self._limit_log()
-        self.task, self.payload, self.phase, self.note = task, payload, "starting", None
-        self.peak_mb, self.t_prepare, self.as_limit_mb = 0.0, None, None
-        self.seen, self.cpu_at_start = set(), None
-        self.chunk, self.block_messages, self.last_rows = None, [], 0.0
+        self.block_messages = []
         if self.group is not None:
             try:
                 self.group.set_memory_limit(payload["mem_mb"])
@@ -164,15 +167,59 @@ class Slot:
                 self.spawn(payload.get("cores", 1))
                 if self.group is not None:
                     self.group.set_memory_limit(payload["mem_mb"])
+        self._begin(task, payload)
+        try:
+            self.send(self._run_message(payload))
+        except (BrokenPipeError, OSError):
+            pass  # a dead worker is noticed by the poll and the run recorded as a crash
+
+    def _run_message(self, payload: dict[str, Any]) -> dict[str, Any]:
+        return {"op": "run", "task": {**payload, "kernel_memory": self.group is not None}}
+
+    def _begin(self, task: Any, payload: dict[str, Any]) -> None:
+        """The slot's state for a run handed to its worker (sent now, or sent ahead and begun
+        now): nothing of it measured yet."""
+        self.task, self.payload, self.phase, self.note = task, payload, "starting", None
+        self.peak_mb, self.t_prepare, self.as_limit_mb = 0.0, None, None
+        self.seen, self.cpu_at_start = set(), None
+        self.chunk, self.last_rows = None, 0.0
         if self.group is not None:
             self.group.reset_peak()
             self.oom_at_give = self.group.oom_kills()
         self.sent_at = time.monotonic()
         self.started_iso = now()
+
+    def send_ahead(self, task: Any, payload: dict[str, Any]) -> bool:
+        """Send the worker its next block while its current one runs, so that it begins the
+        next as soon as it sends the current one's result instead of waiting for the parent
+        to read that and answer (a block ladder's pipeline, bench/execute/blocks.py). The
+        caller's part: the current run is a block of the same solver with the same memory
+        and cores (the worker's limits stay as they are), whose solver's entry is its batch
+        entry (it starts no process, so that the end of a block needs no sweep of its
+        processes by the slot: the worker ends its own descendants). Refused (False) while
+        one is ahead, before the current block has started, or when the message would not
+        fit in the pipe at once (the write must not wait for the worker: the watchdog would
+        wait with it). ``poll`` begins the block when the current one's result comes; after
+        a kill or a death the block was never begun and ``take_ahead`` gives it back."""
+        if self.ahead is not None or self.phase != "solving" or self.proc is None:
+            return False
+        data = (json.dumps(self._run_message(payload), separators=(",", ":")) + "\n").encode()
+        if len(data) > self.pipe_bytes:
+            return False
         try:
-            self.send({"op": "run", "task": {**payload, "kernel_memory": self.group is not None}})
+            self._write(data)
         except (BrokenPipeError, OSError):
-            pass  # a dead worker is noticed by the poll and the run recorded as a crash
+            return False  # a dead worker is noticed by the poll
+        self.ahead = (task, payload)
+        return True
+
+    def take_ahead(self) -> Any:
+        """The task of the block sent ahead that the worker never began (its run was killed or
+        it died: the slot is idle), else None; the slot forgets it."""
+        if self.ahead is None or self.task is not None:
+            return None
+        task, self.ahead = self.ahead[0], None
+        return task
 
     def read(self) -> bool:
         """Move whole lines into ``messages``; False at end of file (the worker is gone)."""
@@ -346,10 +393,16 @@ class Slot:
                 f"{HEADROOM_MB} MB)" + (f"; the run said: {said}" if said else ""))
 
     def _finished(self, message: dict[str, Any]) -> dict[str, Any]:
-        if self.group is not None and self.proc is not None and self.worker_pid:
-            # what the run left, the group knows (no pid yet: nothing of the run can be left)
+        ahead, self.ahead = self.ahead, None
+        if self.group is not None and self.proc is not None and self.worker_pid \
+                and ahead is None:
+            # what the run left, the group knows (no pid yet: nothing of the run can be left);
+            # with a block ahead the worker has begun it, and ended the last one's descendants
             self.group.kill(spare=frozenset({self.proc.pid, self.worker_pid}))
-        return self._close_run(dict(message))
+        result = self._close_run(dict(message))
+        if ahead is not None:
+            self._begin(*ahead)
+        return result
 
     def _in_flight(self) -> dict[str, Any]:
         """A block's chunk in flight when the run was killed or died (start, size), if any."""
@@ -426,6 +479,17 @@ class Slot:
 #: 1 MiB by default), so that a block's instances and a chunk's rows (hundreds of kilobytes)
 #: pass in one write, not in 64 KiB pieces each waiting for the reader to be scheduled.
 PIPE_BYTES = 1 << 20
+
+
+def pipe_size(fd: int) -> int:
+    """What a pipe holds (``F_GETPIPE_SZ``), or the 4 KiB POSIX promises where that is not
+    known."""
+    import fcntl
+
+    if hasattr(fcntl, "F_GETPIPE_SZ"):
+        with contextlib.suppress(OSError):
+            return fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ)
+    return 4096
 
 
 def widen_pipe(fd: int) -> None:

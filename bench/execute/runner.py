@@ -204,6 +204,19 @@ class LadderScheduler:
     def finished(self, task: Task, row: dict[str, Any]) -> None:
         self.finished_many([task], [row["status"]])
 
+    def finished_block_runs(self, block: Block, tasks: list[Task], statuses: list[str]
+                            ) -> None:
+        """Runs of ``block`` (a chunk of it) ended with these statuses: counted together
+        where its stream is not adaptive (a block's runs are all of its stream)."""
+        stream = block.stream
+        if stream in self.adaptive:
+            self.finished_many(tasks, statuses)
+            return
+        self.open[stream] -= len(tasks)
+        self.tally[stream][1] += len(tasks)
+        self.tally[stream][0] += sum(map(SUCCESS.__contains__, statuses))
+        self._advance(stream)
+
     def finished_many(self, tasks: list[Task], statuses: list[str]) -> None:
         """Runs ended with these statuses (a block's chunk: all of one stream)."""
         for task, status in zip(tasks, statuses, strict=True):
@@ -343,13 +356,13 @@ class Runner:
                 on_row(row)
                 scheduler.finished(task, row)
 
-        def emit_chunk(chunk: ChunkRows) -> None:
+        def emit_chunk(block: Block, chunk: ChunkRows) -> None:
             if on_chunk is not None:
                 on_chunk(chunk)
             else:
                 for row in chunk.rows():
                     on_row(row)
-            scheduler.finished_many(chunk.tasks, chunk.column("status"))
+            scheduler.finished_block_runs(block, chunk.tasks, chunk.column("status"))
 
         try:
             while True:
@@ -374,7 +387,7 @@ class Runner:
                     if isinstance(unit, Block):
                         runs = self.blocks.setdefault(id(unit), BlockRuns(unit, self.grace_s))
                         for message in messages:
-                            emit_chunk(runs.chunk(message, slot, sweep))
+                            emit_chunk(unit, runs.chunk(message, slot, sweep))
                         if result is not None:
                             del self.blocks[id(unit)]
                             rows, rest = runs.ended(result, sweep)

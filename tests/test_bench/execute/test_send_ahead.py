@@ -149,6 +149,25 @@ def test_only_the_next_block_of_the_same_stream_goes_ahead(tmp_path):
     assert [t.key for t in again.tasks] == [t.key for t in third.tasks]
 
 
+@pytest.mark.parametrize("statuses", [["solved"] * 3, ["solved", "unknown", "timeout"],
+                                      ["unknown"] * 3])
+def test_a_chunks_runs_counted_together_are_counted_as_each_run(tmp_path, statuses):
+    """``finished_block_runs`` leaves the scheduler as ``finished_many`` run by run does: the
+    same open runs, tallies, next rung or skipped rungs (an abort at any failure)."""
+    schedulers = [scheduler_of(tmp_path, 3, 3) for _ in range(2)]
+    for scheduler in schedulers:
+        scheduler.abort_fraction = 1 / 3
+    blocks = [scheduler.next_task() for scheduler in schedulers]
+    schedulers[0].finished_block_runs(blocks[0], blocks[0].tasks, statuses)
+    schedulers[1].finished_many(blocks[1].tasks, statuses)
+    left, right = schedulers
+    assert (left.open, left.tally, left.current) == (right.open, right.tally, right.current)
+    assert [[t.key for t in q] for q in left.queue.values()] == \
+        [[t.key for t in q] for q in right.queue.values()]
+    assert [(t.key, why) for t, why in left.take_skipped()] == \
+        [(t.key, why) for t, why in right.take_skipped()]
+
+
 @pytest.mark.parametrize("block", [40, 7])
 def test_a_sweep_with_blocks_sent_ahead_has_each_row_once(tmp_path, block):
     suite = tmp_path / "ahead.toml"

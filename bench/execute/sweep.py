@@ -477,7 +477,7 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
         bar.update(row)
 
     def record_chunk(chunk: ChunkRows) -> None:
-        journal.append_columns(chunk.same, chunk.varying, len(chunk.tasks))
+        journal.append_columns(chunk.same, chunk.varying, len(chunk.tasks), later=True)
         bar.update_many(chunk.column("status"), chunk.column("t_wall"))
         kept_out_of_collections()
 

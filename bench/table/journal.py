@@ -8,6 +8,12 @@ chunk all solved) once under ``same``, every other one under ``rows`` as a list 
 chunk, a row without that column holding null there. It is written with one call of the JSON
 encoder instead of one per row, and read back as the rows it holds, in order.
 
+A chunk's line is written (flushed to the system) at once like any other, but fsynced in the
+background (``append_columns(..., later=True)``, the runner's block path: the fsync of one chunk
+overlaps the making of the next chunk's rows instead of holding it up): a kill of the parent
+loses no row the system was given; a power cut may lose the chunks written since the last fsync,
+whose runs ``--resume`` runs again. ``close`` waits for the last fsync.
+
 A line cut by a kill mid-write is the only damage a journal can take; reading repairs it
 (the partial line is dropped with a warning, the file truncated to its last whole line).
 """
@@ -17,6 +23,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import threading
 import warnings
 from pathlib import Path
 from typing import Any
@@ -139,6 +146,7 @@ class Journal:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self._handle = None
+        self._syncer: Syncer | None = None
         self._kept: list[tuple[dict[str, Any], dict[str, list[Any]], int]] | None = None
 
     def read(self) -> list[dict[str, Any]]:
@@ -257,19 +265,22 @@ class Journal:
                 self._write(line_bytes(clean),
                             {"same": {}, "rows": {k: [v] for k, v in clean.items()}}, 1)
 
-    def append_columns(self, same: dict[str, Any], varying: dict[str, list[Any]], n: int
-                       ) -> None:
+    def append_columns(self, same: dict[str, Any], varying: dict[str, list[Any]], n: int,
+                       later: bool = False) -> None:
         """Append ``n`` rows given as columns (``same``: one value for all; ``varying``: a
-        list of ``n`` each) as one chunk line, with one write and one fsync."""
+        list of ``n`` each) as one chunk line, with one write and one fsync (``later``: the
+        fsync in the background, see the module's docstring)."""
         if n == 1:
             self.append_many([{**same, **{name: values[0] for name, values in varying.items()}}])
         elif n:
             chunk = split_columns(same, varying, n)
-            self._write(line_bytes(chunk), chunk, n)
+            self._write(line_bytes(chunk), chunk, n, later)
 
-    def _write(self, line: bytes, chunk: dict[str, dict[str, Any]], n: int) -> None:
-        """Write a line (of ``chunk``'s ``n`` rows), and keep the chunk while the journal is
-        this object's alone (begun empty) and holds plain values only."""
+    def _write(self, line: bytes, chunk: dict[str, dict[str, Any]], n: int,
+               later: bool = False) -> None:
+        """Write a line (of ``chunk``'s ``n`` rows) and fsync it (now, or ``later`` by the
+        background syncer), and keep the chunk while the journal is this object's alone
+        (begun empty) and holds plain values only."""
         if self._handle is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._handle = open(self.path, "ab")
@@ -284,9 +295,60 @@ class Journal:
                 self._kept = None
         self._handle.write(line)
         self._handle.flush()
-        os.fsync(self._handle.fileno())
+        if later:
+            if self._syncer is None:
+                self._syncer = Syncer(self._handle.fileno())
+            self._syncer.ask()
+        else:
+            os.fsync(self._handle.fileno())
 
     def close(self) -> None:
+        """Close the file, once every line is fsynced (an fsync the background syncer could
+        not make is raised here)."""
         if self._handle is not None:
-            self._handle.close()
-            self._handle = None
+            try:
+                if self._syncer is not None:
+                    self._syncer.finish()
+            finally:
+                self._syncer = None
+                self._handle.close()
+                self._handle = None
+
+
+class Syncer:
+    """fsyncs one open file in a thread of its own each time it is asked: what was written
+    before an ``ask`` is on disk by the end of the next fsync the thread makes (asks that come
+    while it fsyncs are served by one more). An fsync that fails is raised by the next ``ask``
+    or by ``finish``, which makes the last fsync and ends the thread."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+        self.wanted = threading.Event()
+        self.ending = False
+        self.error: OSError | None = None
+        self.thread = threading.Thread(target=self._run, name="journal-fsync", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while True:
+            self.wanted.wait()
+            self.wanted.clear()
+            ending = self.ending
+            try:
+                os.fsync(self.fd)
+            except OSError as exc:
+                self.error = exc
+            if ending:
+                return
+
+    def ask(self) -> None:
+        if self.error is not None:
+            raise self.error
+        self.wanted.set()
+
+    def finish(self) -> None:
+        self.ending = True
+        self.wanted.set()
+        self.thread.join()
+        if self.error is not None:
+            raise self.error

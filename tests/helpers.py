@@ -88,3 +88,13 @@ def korf_1985_nodes(data: Path) -> dict[int, int]:
             ident, _, nodes = map(int, line.split())
             listed[ident] = nodes
     return listed
+
+
+def sudoku_ladder_suite(name: str, seeds: list[int], clues: list[int], solver: str = "native",
+                        extra: str = "") -> str:
+    """A suite's text: one worker, ``solver`` on a ladder of planted 9x9 Sudoku puzzles (a rung
+    per clue count, the given seeds), ``extra`` lines added to the ladder."""
+    return (f'name = "{name}"\ntimeout = 10\njobs = 1\n[[solver]]\nname = "{solver}"\n'
+            f'[[ladder]]\nname = "planted"\ngenerator = "sudoku/planted"\n'
+            f'params = {{ box = 3 }}\nvary = "clues"\nvalues = {clues}\nseeds = {seeds}\n'
+            f"{extra}\n")

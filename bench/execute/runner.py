@@ -340,6 +340,20 @@ class Runner:
         self.last_memory = 0.0
         self.blocks: dict[int, BlockRuns] = {}
 
+    def serves(self, jobs: int, cores: int, plugins: list[str] | tuple[str, ...],
+               log_dir: str | Path) -> bool:
+        """Whether this runner is the one ``Runner(jobs, cores, plugins, log_dir)`` would be
+        (its workers on the same cores, with the same plugins and logs)."""
+        made = [(slot.cpus, slot.plugins, slot.log_dir) for slot in self.slots]
+        cpus = available_cpus()
+        return made == [(cpus[i * cores:(i + 1) * cores], [str(p) for p in plugins],
+                         Path(log_dir)) for i in range(jobs)]
+
+    def stop(self) -> None:
+        """End every worker (and what its run left)."""
+        for slot in self.slots:
+            slot.stop()
+
     def run(self, scheduler: LadderScheduler, sweep: str,
             on_row: Callable[[dict[str, Any]], None],
             on_note: Callable[[list[str]], None] | None = None,
@@ -403,8 +417,7 @@ class Runner:
                     on_note(now_notes)
                 notes = now_notes
         finally:
-            for slot in self.slots:
-                slot.stop()
+            self.stop()
 
     def _give_out(self, scheduler: LadderScheduler) -> None:
         """A run for every idle worker that the scheduler has one for, preferring solvers no

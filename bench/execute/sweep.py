@@ -6,11 +6,9 @@ Also ``solve_one``: a single run through the same runner and checker (``cliffben
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import gc
 import json
 import math
-import os
 import shutil
 import sys
 import tempfile
@@ -24,6 +22,8 @@ from typing import Any
 
 from bench.api import ParamError
 from bench.execute.blocks import ChunkRows
+from bench.execute.early import workers_started_early
+from bench.execute.lock import sweep_lock
 from bench.execute.runner import LadderScheduler, Runner, available_cpus
 from bench.plan.registry import load_named, load_solvers
 from bench.plan.specs import InstanceRef
@@ -361,21 +361,33 @@ def run_sweep(suite_name: str, *, solvers: list[str] | None = None,
     if (executor == "dask") != (scheduler is not None):
         raise SuiteError("--scheduler ADDRESS goes with --executor dask, and only with it")
     jobs = checked_override("jobs", jobs, int)
-    suite, tasks = prepare_sweep(suite_name, solvers=solvers, timeout=timeout, mem=mem,
-                                 repeats=repeats, params=params, data_dir=data_dir,
-                                 plugins=plugins)
-    with plan_released():
-        blocked = [ladder.name for ladder in suite.ladders if ladder.block]
-        if blocked and executor != "local":
-            raise SuiteError(f"{suite.path}: ladder {blocked[0]!r} declares 'block': block "
-                             f"runs need the local executor, not {executor}")
-        sweep = name or suite.name
-        plugins = [*plugins, *suite.plugins]
-        with sweep_lock(Path(results), sweep):
-            return _run_locked(suite, tasks, sweep, Path(results) / sweep, jobs=jobs,
-                               resume=resume, overwrite=overwrite, plugins=plugins,
-                               progress=progress, argv=argv, executor=executor,
-                               scheduler=scheduler)
+    with workers_started_early(suite_name, jobs=jobs, plugins=list(plugins),
+                               results=Path(results), name=name, resume=resume,
+                               executor=executor) as early:
+        suite, tasks = prepare_sweep(suite_name, solvers=solvers, timeout=timeout, mem=mem,
+                                     repeats=repeats, params=params, data_dir=data_dir,
+                                     plugins=plugins)
+        with plan_released():
+            blocked = [ladder.name for ladder in suite.ladders if ladder.block]
+            if blocked and executor != "local":
+                raise SuiteError(f"{suite.path}: ladder {blocked[0]!r} declares 'block': block "
+                                 f"runs need the local executor, not {executor}")
+            sweep = name or suite.name
+            plugins = [*plugins, *suite.plugins]
+            if early is not None:
+                early.begun = True  # whatever happens now, the sweep's folder is kept
+            if early is not None and early.sweep == sweep:  # its lock is held already
+                return _run_locked(suite, tasks, sweep, Path(results) / sweep, jobs=jobs,
+                                   resume=resume, overwrite=overwrite, plugins=plugins,
+                                   progress=progress, argv=argv, executor=executor,
+                                   scheduler=scheduler, early_runner=early.runner)
+            if early is not None:
+                early.runner.stop()
+            with sweep_lock(Path(results), sweep):
+                return _run_locked(suite, tasks, sweep, Path(results) / sweep, jobs=jobs,
+                                   resume=resume, overwrite=overwrite, plugins=plugins,
+                                   progress=progress, argv=argv, executor=executor,
+                                   scheduler=scheduler)
 
 
 EXECUTORS = ("local", "dask-local", "dask")
@@ -383,9 +395,17 @@ EXECUTORS = ("local", "dask-local", "dask")
 
 @contextlib.contextmanager
 def executor_for(executor: str, scheduler: str | None, jobs: int, cores: int,
-                 plugins: list[str] | tuple[str, ...], log_dir: Path) -> Iterator[Any]:
-    """The runner of an executor (local or Dask), with its cluster client closed at the end."""
+                 plugins: list[str] | tuple[str, ...], log_dir: Path,
+                 started: Runner | None = None) -> Iterator[Any]:
+    """The runner of an executor (local or Dask), with its cluster client closed at the end.
+    ``started``: a local runner whose workers started while the sweep was planned
+    (bench/execute/early.py), used where it is the one this sweep needs, else stopped."""
     if executor == "local":
+        if started is not None and started.serves(jobs, cores, plugins, log_dir):
+            yield started
+            return
+        if started is not None:
+            started.stop()
         yield Runner(jobs=jobs, cores=cores, plugins=plugins, log_dir=log_dir)
         return
     from bench.execute.dask_executor import DaskRunner, connect, local_cluster, require_dask
@@ -408,38 +428,11 @@ def executor_for(executor: str, scheduler: str | None, jobs: int, cores: int,
             cluster.close()
 
 
-@contextlib.contextmanager
-def sweep_lock(results: Path, sweep: str) -> Iterator[None]:
-    """Hold ``results/.<sweep>.lock`` while a sweep runs: a second ``cliffbench run`` of the
-    same sweep (a ``--resume`` while the first still runs) would run every pending task a
-    second time, on the same cores, and journal it twice. The lock is the kernel's (flock):
-    it goes with the process, however that ends."""
-    results.mkdir(parents=True, exist_ok=True)
-    path = results / f".{sweep}.lock"
-    with open(path, "a+") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            handle.seek(0)
-            holder = handle.read().strip() or "?"
-            raise SuiteError(f"{results / sweep} is being run by another cliffbench (pid "
-                             f"{holder}): wait for it to end, or stop it, before running it "
-                             "again") from None
-        handle.seek(0)
-        handle.truncate()
-        handle.write(str(os.getpid()))
-        handle.flush()
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
                 jobs: int | None, resume: bool, overwrite: bool,
                 plugins: list[str] | tuple[str, ...], progress: bool | None,
                 argv: list[str] | None, executor: str = "local",
-                scheduler: str | None = None) -> Path:
+                scheduler: str | None = None, early_runner: Runner | None = None) -> Path:
     journal = Journal(directory / JOURNAL)
     if journal.path.exists() and not resume:
         if not overwrite:
@@ -483,7 +476,7 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
 
     try:
         with executor_for(executor, scheduler, jobs, suite.cores, plugins,
-                          directory / "workers") as runner:
+                          directory / "workers", early_runner) as runner:
             if executor == "dask":
                 bar.workers = runner.capacity()
             if executor == "local":

@@ -236,8 +236,8 @@ def checked_override(option: str, value: Any, kind: type) -> Any:
         raise SuiteError(f"{option} must be a positive {noun}, got {value!r}") from None
 
 
-def load_suite(name_or_path: str, data_dir: str | Path | None = None) -> Suite:
-    path = find_suite(name_or_path)
+def _read_suite(path: Path) -> tuple[str, dict[str, Any]]:
+    """A suite file's text and its TOML, its keys checked."""
     try:
         text = path.read_bytes().decode("utf-8")
     except OSError as exc:
@@ -252,6 +252,36 @@ def load_suite(name_or_path: str, data_dir: str | Path | None = None) -> Suite:
     if unknown:
         known = ", ".join(sorted(SUITE_KEYS))
         raise SuiteError(f"{path}: unknown key {unknown[0]!r} (known: {known})")
+    return text, raw
+
+
+@dataclass(frozen=True)
+class SuiteHead:
+    """What a sweep's workers need before the sweep is planned, from its suite file alone: the
+    suite's name, ``jobs`` (None: not given), ``cores`` and plugin files (its own tools'
+    file included), each as :func:`load_suite` reads it."""
+
+    name: str
+    jobs: int | None
+    cores: int
+    plugins: list[str]
+
+
+def suite_head(name_or_path: str) -> SuiteHead:
+    """The head of a suite (:class:`SuiteHead`), read without its ladders or instances; a
+    SuiteError where :func:`load_suite` would give one for those keys."""
+    path = find_suite(name_or_path)
+    _, raw = _read_suite(path)
+    plugins = _plugins(raw.get("plugins", []), path)
+    if "tool" in raw:
+        plugins.append(_own_tools(path))
+    return SuiteHead(str(raw.get("name", path.stem)), _number(raw, "jobs", None, int, path),
+                     _number(raw, "cores", 1, int, path), plugins)
+
+
+def load_suite(name_or_path: str, data_dir: str | Path | None = None) -> Suite:
+    path = find_suite(name_or_path)
+    text, raw = _read_suite(path)
     solvers = _solver_entries(raw.get("solver", []), path)
     entries = raw.get("ladder", [])
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):

@@ -16,6 +16,8 @@ from bench.execute.runner import LadderScheduler
 from bench.execute.slot import Slot, pipe_size
 from bench.execute.sweep import prepare_sweep, run_sweep
 
+from helpers import sudoku_ladder_suite
+
 #: A stand-in worker speaking the slot's protocol: it starts the block it is given, reads the
 #: block sent ahead, then either dies (``die``) or ends both blocks in turn.
 FAKE_WORKER = r"""
@@ -111,25 +113,12 @@ def test_a_block_too_big_for_the_pipe_is_not_sent_ahead(tmp_path):
         slot.kill()
 
 
-SUITE = """name = "ahead"
-timeout = 10
-jobs = 1
-[[solver]]
-name = "native"
-[[ladder]]
-name = "planted"
-generator = "sudoku/planted"
-params = {{ box = 3 }}
-vary = "clues"
-values = [30, 26]
-seeds = {seeds}
-block = {block}
-"""
 
 
 def scheduler_of(tmp_path, seeds: int, block: int) -> LadderScheduler:
     suite = tmp_path / "ahead.toml"
-    suite.write_text(SUITE.format(seeds=list(range(1, seeds + 1)), block=block))
+    suite.write_text(sudoku_ladder_suite("ahead", list(range(1, seeds + 1)), [30, 26],
+                                         extra=f"block = {block}"))
     _, tasks = prepare_sweep(str(suite))
     return LadderScheduler(tasks, {})
 
@@ -171,7 +160,8 @@ def test_a_chunks_runs_counted_together_are_counted_as_each_run(tmp_path, status
 @pytest.mark.parametrize("block", [40, 7])
 def test_a_sweep_with_blocks_sent_ahead_has_each_row_once(tmp_path, block):
     suite = tmp_path / "ahead.toml"
-    suite.write_text(SUITE.format(seeds=list(range(1, 121)), block=block))
+    suite.write_text(sudoku_ladder_suite("ahead", list(range(1, 121)), [30, 26],
+                                         extra=f"block = {block}"))
     folder = run_sweep(str(suite), results=tmp_path / "res", progress=False)
     table = bench.load(folder)
     assert len(table) == 240 and table["key"].is_unique
@@ -222,9 +212,8 @@ def test_a_block_ahead_of_a_worker_that_dies_goes_out_again(tmp_path):
     plugin = tmp_path / "dying.py"
     plugin.write_text(DYING_PLUGIN.replace("DIE_AT", "27"))
     suite = tmp_path / "dying.toml"
-    suite.write_text(SUITE.replace('name = "native"', 'name = "dies-in-block"')
-                     .replace("values = [30, 26]", "values = [27]")
-                     .format(seeds=[1, 2, 3, 4, 5, 6], block=2))
+    suite.write_text(sudoku_ladder_suite("ahead", [1, 2, 3, 4, 5, 6], [27], "dies-in-block",
+                                         extra="block = 2"))
     monkey = pytest.MonkeyPatch()
     monkey.setattr(slot_module.Slot, "send_ahead", counted)
     try:

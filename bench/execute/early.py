@@ -1,0 +1,109 @@
+"""A sweep's workers, started while the sweep is planned.
+
+Planning a big sweep (reading its instance files, hashing every instance and run) keeps the
+parent busy for a few microseconds a run, and a worker's start (an interpreter and its
+imports) takes a fraction of a second. Started first, the workers boot while the parent
+plans, not after it.
+
+What a worker needs before it starts is in the command line and the suite file's head
+(:func:`bench.plan.suite.suite_head`: the sweep's name, ``jobs``, ``cores``, plugins); its
+log goes to the sweep's ``workers/`` folder, so the sweep's lock is taken first. Nothing starts
+early (the sweep then starts its workers when it gives out its first runs, as without this)
+where the head does not read (the suite's full reading reports the error), where the executor
+is not the local one, where the sweep's folder exists and the command does not resume it (it
+is to be overwritten, or the command is refused), or where another cliffbench holds the
+sweep. If planning then fails, the workers are stopped and the folders, lock file included,
+that the start made are removed: a bad suite still leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.execute.lock import sweep_lock
+from bench.execute.runner import Runner, RunnerError, available_cpus
+from bench.plan.suite import SuiteError, suite_head
+
+
+@dataclass
+class EarlyStart:
+    """Workers started before planning: the runner holding them, the sweep they are for, and
+    whether the sweep has begun to run (set by the caller once it is planned: from then on
+    its folder holds its runs, and nothing of it is removed whatever happens)."""
+
+    runner: Runner
+    sweep: str
+    begun: bool = False
+
+
+@contextlib.contextmanager
+def workers_started_early(suite_name: str, *, jobs: int | None, plugins: list[str],
+                          results: Path, name: str | None, resume: bool,
+                          executor: str) -> Iterator[EarlyStart | None]:
+    """Within: the sweep's workers booting (its lock held), or None where nothing starts early
+    (see the module's docstring). They are stopped on leaving (at a clean end the runner's
+    ``run`` has stopped them), and where the sweep has not begun (its planning failed) what
+    the start made is removed."""
+    start = _plan_start(suite_name, jobs, plugins, results, name, resume, executor)
+    if start is None:
+        yield None
+        return
+    runner, sweep, cores = start
+    made = [folder for folder in (results, results / sweep) if not folder.exists()]
+    lock_file = results / f".{sweep}.lock"
+    made_lock = not lock_file.exists()
+    stack = contextlib.ExitStack()
+    try:
+        stack.enter_context(sweep_lock(results, sweep))
+        for slot in runner.slots:
+            slot.spawn(cores)
+    except (SuiteError, OSError):  # another cliffbench holds it; a worker that cannot start
+        runner.stop()
+        stack.close()
+        _remove(made, lock_file if made_lock else None)
+        yield None
+        return
+    early = EarlyStart(runner, sweep)
+    try:
+        with stack:
+            yield early
+    finally:
+        runner.stop()  # at a clean end, the runner's run has stopped them already
+        if not early.begun:  # planning failed (a clean end always begins the sweep)
+            _remove(made, lock_file if made_lock else None)
+
+
+def _plan_start(suite_name: str, jobs: int | None, plugins: list[str], results: Path,
+                name: str | None, resume: bool, executor: str
+                ) -> tuple[Runner, str, int] | None:
+    """The runner (its workers not started), the sweep's name and the cores a run, where the
+    workers may start early; else None."""
+    if executor != "local":
+        return None
+    try:
+        head = suite_head(suite_name)
+    except (SuiteError, OSError, ValueError):
+        return None  # the suite's full reading says what is wrong
+    sweep = name or head.name
+    if (results / sweep).exists() and not resume:
+        return None
+    jobs = jobs or head.jobs or max(1, len(available_cpus()) // head.cores)
+    try:
+        runner = Runner(jobs=jobs, cores=head.cores, plugins=[*plugins, *head.plugins],
+                        log_dir=results / sweep / "workers")
+    except RunnerError:
+        return None  # too many cores: the sweep says so when it makes its runner
+    return runner, sweep, head.cores
+
+
+def _remove(made: list[Path], lock_file: Path | None) -> None:
+    """The folders an early start made (the sweep's, and ``results/`` if it was new) and its
+    lock file."""
+    if lock_file is not None:
+        lock_file.unlink(missing_ok=True)
+    for folder in reversed(made):
+        shutil.rmtree(folder, ignore_errors=True)

@@ -13,7 +13,9 @@ Three measurements, the last two in one command:
 3. the same on the file's first ``--first`` puzzles.
 
 The harness's rate is differential, so that the fixed start-up (imports, numba's cache load,
-the worker's start, the table's first write) is left out: (N - first) / (t_all - t_first).
+the worker's start, the table's first write) is left out: (N - first) / (t_all - t_first),
+each time the median of ``--rounds`` runs made in turn (a single pair's difference moves by
+several microseconds a puzzle with the start-up's noise).
 Every run's row must be ``solved`` and ``verified`` (read back from both tables), else the
 script stops. The printed ratio is harness rate / kernel rate.
 
@@ -27,7 +29,7 @@ as its original has, and as hard for a search up to the order of its branching t
 1,000 are the sample itself.
 
     python perf/sudoku_throughput.py [--file PUZZLES] [--count 49158] [--first 1000]
-        [--block 1000] [--repeats 3] [--keep DIR]
+        [--block 1000] [--repeats 3] [--rounds 3] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -145,6 +148,8 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=1000)
     parser.add_argument("--block", type=int, default=1000)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="runs of each command, alternating (the medians are compared)")
     parser.add_argument("--keep", type=Path, default=None, help="keep the sweeps here")
     args = parser.parse_args()
     folder = args.keep or Path(tempfile.mkdtemp(prefix="cliffbench-throughput-"))
@@ -161,8 +166,14 @@ def main() -> None:
     print(f"{what}: {len(lines)} puzzles; block {args.block}")
     print(f"batch kernel (batch9, one call, core {cpus[0]}): {rate:,.0f} puzzles/s (cpu, best "
           f"of {args.repeats})")
-    t_first, cpu_first = harness_run(folder, "first", first, args.block)
-    t_all, cpu_all = harness_run(folder, "all", full, args.block)
+    rounds = [(harness_run(folder, "first", first, args.block),
+               harness_run(folder, "all", full, args.block)) for _ in range(args.rounds)]
+    if args.rounds > 1:
+        print(f"{args.rounds} rounds, wall s: first "
+              f"{' '.join(f'{f[0]:.2f}' for f, _ in rounds)}, all "
+              f"{' '.join(f'{a[0]:.2f}' for _, a in rounds)} (medians compared)")
+    (t_first, cpu_first), (t_all, cpu_all) = (
+        tuple(statistics.median(r[k][i] for r in rounds) for i in range(2)) for k in range(2))
     n = len(lines) - args.first
     harness = n / (t_all - t_first)
     harness_cpu = n / (cpu_all - cpu_first)

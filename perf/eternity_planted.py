@@ -20,7 +20,7 @@ from eternity_score import parse_params  # the sibling script (perf/ is on the p
 
 from bench.api import REGISTRY, Budget
 from instances.edgematch import GENERATORS, check
-from searches import edgematch_breaks, edgematch_dfs, edgematch_lns  # noqa: F401  (register the solvers)
+from searches import edgematch_breaks, edgematch_dfs, edgematch_lns  # noqa: F401 (solvers)
 
 
 def main() -> None:

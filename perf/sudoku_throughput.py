@@ -173,7 +173,8 @@ def main() -> None:
               f"{' '.join(f'{f[0]:.2f}' for f, _ in rounds)}, all "
               f"{' '.join(f'{a[0]:.2f}' for _, a in rounds)} (medians compared)")
     (t_first, cpu_first), (t_all, cpu_all) = (
-        tuple(statistics.median(r[k][i] for r in rounds) for i in range(2)) for k in range(2))
+        (statistics.median(wall for wall, _ in runs), statistics.median(cpu for _, cpu in runs))
+        for runs in zip(*rounds, strict=True))
     n = len(lines) - args.first
     harness = n / (t_all - t_first)
     harness_cpu = n / (cpu_all - cpu_first)

@@ -192,7 +192,8 @@ class LadderScheduler:
         if (first.mem_mb, first.cores) != (last.mem_mb, last.cores):
             return None
         taken = self._take(block.stream)
-        return taken if isinstance(taken, Block) else None
+        assert isinstance(taken, Block)  # its head is a block's run
+        return taken
 
     def requeue(self, tasks: list[Task]) -> None:
         """Put runs handed out but never started (the rest of a killed block) back at the head
@@ -218,7 +219,7 @@ class LadderScheduler:
         self._advance(stream)
 
     def finished_many(self, tasks: list[Task], statuses: list[str]) -> None:
-        """Runs ended with these statuses (a block's chunk: all of one stream)."""
+        """Runs ended with these statuses, counted run by run."""
         for task, status in zip(tasks, statuses, strict=True):
             stream = task.stream
             self.open[stream] -= 1

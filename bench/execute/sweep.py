@@ -374,20 +374,16 @@ def run_sweep(suite_name: str, *, solvers: list[str] | None = None,
                                  f"runs need the local executor, not {executor}")
             sweep = name or suite.name
             plugins = [*plugins, *suite.plugins]
+            started = None
             if early is not None:
                 early.begun = True  # whatever happens now, the sweep's folder is kept
-            if early is not None and early.sweep == sweep:  # its lock is held already
+                started = early.runner if early.sweep == sweep else None
+            # an early start holds the sweep's lock already
+            with sweep_lock(Path(results), sweep) if started is None else contextlib.nullcontext():
                 return _run_locked(suite, tasks, sweep, Path(results) / sweep, jobs=jobs,
                                    resume=resume, overwrite=overwrite, plugins=plugins,
                                    progress=progress, argv=argv, executor=executor,
-                                   scheduler=scheduler, early_runner=early.runner)
-            if early is not None:
-                early.runner.stop()
-            with sweep_lock(Path(results), sweep):
-                return _run_locked(suite, tasks, sweep, Path(results) / sweep, jobs=jobs,
-                                   resume=resume, overwrite=overwrite, plugins=plugins,
-                                   progress=progress, argv=argv, executor=executor,
-                                   scheduler=scheduler)
+                                   scheduler=scheduler, early_runner=started)
 
 
 EXECUTORS = ("local", "dask-local", "dask")

@@ -359,6 +359,10 @@ def cbc_outcome(prob: Any, xs: list[Any], instance: Instance, model: Model,
                 counters: dict[str, float], log_text: str) -> Outcome:
     """Claim, board, objective and counters after a CBC run."""
     out = Outcome(cbc_claim(prob, model.maximize, log_text))
+    if out.status == "infeasible":  # the log's word for it, in the row's message
+        said = [line.strip() for line in log_text.splitlines()
+                if "infeasib" in line.lower() or line.startswith("Result")]
+        out.note = "CBC: " + "; ".join(said[-3:])
     if backends.cbc_found(prob) and out.status != "infeasible":
         values = np.asarray([x.varValue or 0.0 for x in xs[:len(model.placements)]])
         out.solution = decode(instance, model, values)

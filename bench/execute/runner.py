@@ -295,8 +295,8 @@ def instance_column_lists(tasks: list[Task]) -> dict[str, list[Any]]:
         "known_optimum": [g.known_optimum for g in generated],
         "max_score": [getattr(g.instance, "max_score", None) for g in generated],
     }
-    params = transpose([{**g.params, **ref.extra_params} for g, ref in zip(generated, refs,
-                                                                           strict=True)])
+    params = transpose([{**g.params, **ref.extra_params} if ref.extra_params else g.params
+                        for g, ref in zip(generated, refs, strict=True)])
     columns.update({f"p_{key}": values for key, values in params.items()})
     return columns
 

@@ -63,10 +63,16 @@ def solved_rows(puzzles: np.ndarray, answers: np.ndarray, box: int) -> np.ndarra
     ``size`` clamped to bit ``size + 1``, one below 0 to bit 0) is solved."""
     size = box * box
     kept = ((puzzles == 0) | (puzzles == answers)).all(axis=1)
-    kind = np.int32 if size < 30 else np.int64
-    bits = np.left_shift(kind(1), np.clip(answers, 0, size + 1).astype(kind))
+    bits = _bit_table(size)[np.clip(answers, 0, size + 1)]
     full = (1 << (size + 1)) - 2
     return kept & (np.bitwise_or.reduce(bits[:, _unit_table(box)], axis=2) == full).all(axis=1)
+
+
+@cache
+def _bit_table(size: int) -> np.ndarray:
+    """``1 << d`` for each d in 0..size + 1, in the smallest integer type that holds them."""
+    kind = np.uint16 if size < 15 else np.uint32 if size < 31 else np.uint64
+    return np.left_shift(kind(1), np.arange(size + 2, dtype=kind))
 
 
 #: The verdict on a solved grid (one object: a verdict is immutable).
@@ -91,8 +97,8 @@ def check_texts(instances: list[Instance], texts: list[str | None]) -> list[Verd
         if type(grid) is str and len(grid) == instance.box ** 4 and grid.isascii():
             groups.setdefault(instance.box, []).append((i, grid))
     for box, members in groups.items():
-        puzzles = grid_rows([instances[i] for i, _ in members])
-        good = solved_rows(puzzles, line_rows([line for _, line in members]), box)
+        puzzles = grid_rows([instances[i] for i, _ in members], np.uint8)
+        good = solved_rows(puzzles, line_rows([line for _, line in members], np.uint8), box)
         for (i, _), solved in zip(members, good.tolist(), strict=True):
             if solved:
                 out[i] = SOLVED
@@ -123,9 +129,13 @@ def judge_compact(instances: list[Instance], texts: list[str | None],
     compact = ((rows[:, :len(head)] == np.frombuffer(head, dtype=np.uint8)).all(axis=1)
                & (rows[:, -2:] == np.frombuffer(b'"}', dtype=np.uint8)).all(axis=1)
                & ~((lines == ord('"')) | (lines == ord("\\")) | (lines < 0x20)).any(axis=1))
-    solved = compact & solved_rows(grid_rows(instances), code_rows(lines), box)
-    for i in np.flatnonzero(solved).tolist():
-        out[i] = SOLVED
+    solved = compact & solved_rows(grid_rows(instances, np.uint8), code_rows(lines, np.uint8),
+                                   box)
+    if solved.all():
+        out[:] = [SOLVED] * len(out)
+    else:
+        for i in np.flatnonzero(solved).tolist():
+            out[i] = SOLVED
     return np.flatnonzero(~compact).tolist()
 
 

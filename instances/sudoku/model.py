@@ -293,31 +293,32 @@ def _read(cls: type, box: int, grid: tuple[int, ...], *rest: Any, line: str = ""
 
 
 #: The digit of each character code of a line that ``to_line`` writes (0 for the rest).
-_DIGIT_OF_CODE = np.zeros(256, dtype=np.int64)
+_DIGIT_OF_CODE = np.zeros(256, dtype=np.uint8)
 _DIGIT_OF_CODE[[ord(c) for c in SYMBOL_OF]] = np.arange(len(SYMBOL_OF))
 #: The character code of each digit's symbol.
 _CODE_OF_DIGIT = np.frombuffer("".join(SYMBOL_OF).encode("ascii"), dtype=np.uint8)
 
 
-def grid_rows(grids: list[Any]) -> np.ndarray:
-    """The grids of many puzzles or solutions of one box side as one ``(n, cells)`` int64
-    array (0 = blank), read from their lines at C speed."""
-    return line_rows([grid.to_line() for grid in grids])
+def grid_rows(grids: list[Any], dtype: Any = np.int64) -> np.ndarray:
+    """The grids of many puzzles or solutions of one box side as one ``(n, cells)`` array of
+    ``dtype`` (0 = blank), read from their lines at C speed."""
+    return line_rows([grid.to_line() for grid in grids], dtype)
 
 
-def line_rows(lines: list[str]) -> np.ndarray:
-    """Lines of one length as one ``(n, cells)`` int64 array of the digits ``to_line`` writes
-    (``.`` -> 0, ``1`` -> 1, ...); any other character reads as 0. Lines must be ASCII."""
+def line_rows(lines: list[str], dtype: Any = np.int64) -> np.ndarray:
+    """Lines of one length as one ``(n, cells)`` array (of ``dtype``) of the digits
+    ``to_line`` writes (``.`` -> 0, ``1`` -> 1, ...); any other character reads as 0. Lines
+    must be ASCII."""
     if not lines:
-        return np.zeros((0, 0), dtype=np.int64)
+        return np.zeros((0, 0), dtype=dtype)
     text = "".join(lines).encode("ascii")
-    return code_rows(np.frombuffer(text, dtype=np.uint8).reshape(len(lines), -1))
+    return code_rows(np.frombuffer(text, dtype=np.uint8).reshape(len(lines), -1), dtype)
 
 
-def code_rows(codes: np.ndarray) -> np.ndarray:
+def code_rows(codes: np.ndarray, dtype: Any = np.int64) -> np.ndarray:
     """The digits of lines given as their ASCII codes (an ``(n, cells)`` uint8 array), as
-    :func:`line_rows` reads them."""
-    return _DIGIT_OF_CODE[codes]
+    :func:`line_rows` reads them (a digit is below 256: uint8 holds every box side's)."""
+    return _DIGIT_OF_CODE[codes].astype(dtype, copy=False)
 
 
 def answer_texts(box: int, grids: np.ndarray) -> list[str]:

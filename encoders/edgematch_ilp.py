@@ -342,11 +342,12 @@ def prepare_highs() -> None:
 # --- CBC through PuLP -------------------------------------------------------------------------
 
 
-def cbc_claim(prob: Any, maximize: bool, log_text: str) -> str:
+def cbc_claim(prob: Any, maximize: bool, log_text: str, limit: float | None = None) -> str:
     """PuLP's status as a claim. PuLP reads "Stopped on time" with an incumbent as status
     Optimal with solution status IntegerFeasible: only solution status Optimal is a proof (and
-    only CBC's log saying so proves infeasibility: ``cbc_proved_infeasible``)."""
-    if backends.cbc_proved_infeasible(prob, log_text):
+    only CBC's log saying so, before its time ``limit``, proves infeasibility:
+    ``cbc_proved_infeasible``)."""
+    if backends.cbc_proved_infeasible(prob, log_text, limit):
         return "infeasible"
     if prob.sol_status == pulp.LpSolutionOptimal:
         return "optimal" if maximize else "solved"
@@ -356,9 +357,10 @@ def cbc_claim(prob: Any, maximize: bool, log_text: str) -> str:
 
 
 def cbc_outcome(prob: Any, xs: list[Any], instance: Instance, model: Model,
-                counters: dict[str, float], log_text: str) -> Outcome:
-    """Claim, board, objective and counters after a CBC run."""
-    out = Outcome(cbc_claim(prob, model.maximize, log_text))
+                counters: dict[str, float], log_text: str, limit: float | None = None
+                ) -> Outcome:
+    """Claim, board, objective and counters after a CBC run (of time ``limit``)."""
+    out = Outcome(cbc_claim(prob, model.maximize, log_text, limit))
     if out.status == "infeasible":  # the log's word for it, in the row's message
         said = [line.strip() for line in log_text.splitlines()
                 if "infeasib" in line.lower() or line.startswith("Result")]
@@ -495,7 +497,7 @@ def solve_cbc(instance: Instance, budget: Budget, seed: int, maximize: str = "no
         return backends.sized(Outcome("unknown"), model, t_encode, 0.0)
     text, took = backends.run_cbc(prob, limit, budget.cores, seed or 0, log, **CBC_GAPS)
     counters, cbc_trace = parse_cbc_log(text, model.maximize)
-    out = settle(cbc_outcome(prob, xs, instance, model, counters, text), instance)
+    out = settle(cbc_outcome(prob, xs, instance, model, counters, text, limit), instance)
     if model.maximize:
         # CBC's clock starts after PuLP wrote the file: place its start by its own wall time.
         start = t_encode + max(0.0, took - counters.get("cbc_wall", took))

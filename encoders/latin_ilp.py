@@ -171,7 +171,7 @@ def solve_cbc(instance: Instance, budget: Budget, seed: int, log: bool = False) 
     if limit > 0:
         text, _ = backends.run_cbc(prob, limit, budget.cores, seed or 0, log)
         nodes = backends.parse_cbc_log(text, False)[0].get("nodes", 0.0)
-        proved = backends.cbc_proved_infeasible(prob, text)
+        proved = backends.cbc_proved_infeasible(prob, text, limit)
         if not proved and backends.cbc_found(prob):
             square = decode(model, [x.varValue or 0.0 for x in xs])
     out = answer(square, proved)

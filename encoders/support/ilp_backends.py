@@ -265,13 +265,26 @@ def run_cbc(prob: Any, limit: float, cores: int, seed: int, log: bool,
     return text, took
 
 
-def cbc_proved_infeasible(prob: Any, log_text: str) -> bool:
+def cbc_proved_infeasible(prob: Any, log_text: str, limit: float | None = None) -> bool:
     """Whether CBC proved the program infeasible: PuLP read that status and CBC's own log says
     so ("Problem is infeasible", "Problem proven infeasible"). A run its time limit stopped
-    proves nothing, whatever PuLP read, and without a log there is no proof."""
+    proves nothing, whatever PuLP read, and without a log there is no proof. Nor is a claim
+    taken that CBC made once its wall clock (the log's last "Wallclock seconds") had reached
+    ``CLOCK_SHARE`` of its time ``limit``: CBC's preprocessing is known to call some feasible
+    programs infeasible (coin-or/Cbc issues 466, 740, 747), planted feasible boards have been
+    claimed infeasible on a loaded machine at short limits, and a claim made at the limit is
+    where a proof and a cut-off cannot be told apart: it is ``unknown``, never wrong."""
     text = log_text.lower()
+    if limit is not None:
+        walls = re.findall(r"wallclock seconds\):\s+" + FLOAT, text)
+        if walls and float(walls[-1]) >= CLOCK_SHARE * limit:
+            return False
     return (prob.status == pulp.LpStatusInfeasible and "infeasible" in text
             and "stopped on time" not in text)
+
+
+#: The share of its time limit from which CBC's infeasibility claims are not taken.
+CLOCK_SHARE = 0.9
 
 
 def cbc_found(prob: Any) -> bool:

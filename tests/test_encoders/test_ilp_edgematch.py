@@ -254,3 +254,12 @@ def test_cbc_infeasibility_needs_cbcs_own_word():
     assert not cbc_proved_infeasible(infeasible, "")
     stopped = types.SimpleNamespace(status=pulp.LpStatusNotSolved)
     assert not cbc_proved_infeasible(stopped, "Problem is infeasible")
+    # a claim made once CBC's wall clock reached 90% of its limit is not taken
+    late = ("Pre-processing says infeasible or unbounded\nTotal time (CPU seconds):       "
+            "0.51   (Wallclock seconds):       {}\n")
+    assert cbc_proved_infeasible(infeasible, late.format(0.5), limit=0.8)
+    assert not cbc_proved_infeasible(infeasible, late.format(0.75), limit=0.8)
+    assert cbc_proved_infeasible(infeasible, late.format(0.75))  # no limit given
+    result = "Result - Problem proven infeasible\n\nTime (Wallclock seconds):       {}\n"
+    assert not cbc_proved_infeasible(infeasible, result.format("7.3e-01"), limit=0.8)
+    assert cbc_proved_infeasible(infeasible, result.format("0.02"), limit=0.8)

@@ -340,8 +340,10 @@ def test_the_batch_entry_says_what_solve_says_of_each_puzzle():
     puzzles = [planted(3, clues, seed).instance for clues in (17, 24, 30) for seed in (1, 2)]
     two = Instance(3, tuple([v if i > 12 else 0 for i, v in enumerate(puzzles[-1].grid)]))
     bad = Instance(3, (1, 1) + puzzles[0].grid[2:])
-    puzzles += [planted(2, 6, 1).instance, two, bad, planted(4, 120, 1).instance]
-    for params in ({}, {"unique": False}, {"max_nodes": 2}, {"fast9": False}):
+    nines = [*puzzles, two, bad]  # all on the kernel: its columns taken whole
+    mixed = [*puzzles, planted(2, 6, 1).instance, two, bad, planted(4, 120, 1).instance]
+    for puzzles, params in [(batch, params) for batch in (mixed, nines) for params in (
+            {}, {"unique": False}, {"max_nodes": 2}, {"fast9": False})]:
         got = solve_batch(puzzles, budget(10), 0, **params)
         assert len(got) == len(puzzles) and all(t > 0 for t in got.t_wall)
         for i, puzzle in enumerate(puzzles):

@@ -17,7 +17,10 @@ the worker's start, the table's first write) is left out: (N - first) / (t_all -
 each time the median of ``--rounds`` runs made in turn (a single pair's difference moves by
 several microseconds a puzzle with the start-up's noise).
 Every run's row must be ``solved`` and ``verified`` (read back from both tables), else the
-script stops. The printed ratio is harness rate / kernel rate.
+script stops. The printed ratio is harness rate / kernel rate. The CPU of the command's
+processes is split, also differentially, into the worker's chunks (the rows' ``t_cpu``: the
+batch call and the columns it sends) and the rest, mostly the command's own process, whose
+per-puzzle work bounds the rate once it exceeds the worker's.
 
 The full list of 49,158 17-clue puzzles is not in the reference data (it holds every 49th:
 ``sudoku/17clue_sample1000.txt``). Give it with ``--file`` where you have it (tdoku's
@@ -122,10 +125,12 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def harness_run(folder: Path, name: str, file: Path, block: int) -> tuple[float, float]:
+def harness_run(folder: Path, name: str, file: Path, block: int
+                ) -> tuple[float, float, float]:
     """Wall seconds and CPU seconds (the command's processes, the worker's included) of
-    ``cliffbench run`` of the one-ladder suite on ``file`` (no report), every row checked to
-    be solved and verified."""
+    ``cliffbench run`` of the one-ladder suite on ``file`` (no report), and the worker's CPU
+    seconds in its chunks (the sum of the rows' ``t_cpu``: the solver call and the columns
+    it sends), every row checked to be solved and verified."""
     suite = folder / f"{name}.toml"
     suite.write_text(SUITE.format(name=name, block=block, file=file))
     cmd = [sys.executable, "-m", "bench.cli", "run", str(suite), "--results",
@@ -138,7 +143,7 @@ def harness_run(folder: Path, name: str, file: Path, block: int) -> tuple[float,
     table = bench.load(folder / "results" / name)
     if not ((table["status"] == "solved") & table["verified"].fillna(False)).all():
         raise SystemExit(f"{name}: a row is not solved and verified")
-    return wall, cpu
+    return wall, cpu, float(table["t_cpu"].sum())
 
 
 def main() -> None:
@@ -172,8 +177,8 @@ def main() -> None:
         print(f"{args.rounds} rounds, wall s: first "
               f"{' '.join(f'{f[0]:.2f}' for f, _ in rounds)}, all "
               f"{' '.join(f'{a[0]:.2f}' for _, a in rounds)} (medians compared)")
-    (t_first, cpu_first), (t_all, cpu_all) = (
-        (statistics.median(wall for wall, _ in runs), statistics.median(cpu for _, cpu in runs))
+    (t_first, cpu_first, chunks_first), (t_all, cpu_all, chunks_all) = (
+        tuple(statistics.median(run[k] for run in runs) for k in range(3))
         for runs in zip(*rounds, strict=True))
     n = len(lines) - args.first
     harness = n / (t_all - t_first)
@@ -184,6 +189,10 @@ def main() -> None:
     print(f"  CPU of all its processes: {cpu_all:.2f} s, first {cpu_first:.2f} s; "
           f"differential {harness_cpu:,.0f} puzzles per CPU second "
           f"({1e6 / harness_cpu:.1f} us a puzzle); load average {os.getloadavg()[0]:.2f}")
+    chunks = (chunks_all - chunks_first) / n
+    print(f"    of which the worker's chunks (its rows' t_cpu): {1e6 * chunks:.1f} us a puzzle; "
+          f"the rest (this command's own process: planning, checking, journal, table, "
+          f"summary; the worker between chunks): {1e6 / harness_cpu - 1e6 * chunks:.1f}")
     print(f"ratio harness / kernel: {harness / rate:.1%} (wall); {harness_cpu / rate:.1%} "
           "(CPU: both cores' work for the harness against one core's for the kernel)")
 

@@ -469,7 +469,10 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
 
     def record_chunk(chunk: ChunkRows) -> None:
         journal.append_columns(chunk.same, chunk.varying, len(chunk.tasks), later=True)
-        ahead.add(chunk.varying)
+        if journal.in_memory:  # else compaction reads the file: nothing to convert ahead
+            ahead.add(chunk.varying)
+        else:
+            ahead.clear()
         bar.update_many(chunk.column("status"), chunk.column("t_wall"))
         kept_out_of_collections()
 

@@ -150,6 +150,11 @@ class ArraysAhead:
                 if column[0] != "Float64" or not _has_nan(array):
                     self._arrays[id(values)] = (values, array)
 
+    def clear(self) -> None:
+        """Drop every array (the journal no longer keeps its parts in memory: compaction
+        reads the file, whose lists are others)."""
+        self._arrays.clear()
+
     def array(self, values: list[Any]) -> Any:
         """The array made of this very list, or None."""
         got = self._arrays.get(id(values))

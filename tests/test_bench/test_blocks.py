@@ -56,6 +56,30 @@ def test_block_rows_checked_one_per_instance(tmp_path):
     assert native["counters"].map(lambda c: json.loads(c)["solutions"]).eq(1).all()
 
 
+def test_a_block_sweep_past_the_journals_memory_makes_the_same_table(tmp_path, monkeypatch):
+    """A sweep whose journal stops keeping its rows in memory (past ``KEEP_ROWS``) is
+    compacted from the file, and the columns converted ahead of it are dropped then: the
+    table is the one of a sweep kept in memory throughout (its times aside)."""
+    import pandas as pd
+
+    import bench.table.journal as journal_module
+
+    kept = bench.load(run_sweep(str(write_suite(tmp_path)), results=tmp_path / "kept",
+                                progress=False))
+    monkeypatch.setattr(journal_module, "KEEP_ROWS", 5)
+    cleared = []
+    monkeypatch.setattr("bench.table.store.ArraysAhead.clear",
+                        lambda self: cleared.append(len(self._arrays)) or self._arrays.clear())
+    read = bench.load(run_sweep(str(write_suite(tmp_path)), results=tmp_path / "read",
+                                progress=False))
+    assert cleared and cleared[0] > 0  # arrays were made, then dropped
+    same = [c for c in kept.columns if not c.startswith(("t_", "started", "chunk", "block_wall",
+                                                         "peak", "sweep", "limits"))]
+    order = ["key"]
+    pd.testing.assert_frame_equal(kept[same].sort_values(order).reset_index(drop=True),
+                                  read[same].sort_values(order).reset_index(drop=True))
+
+
 def test_block_resume_is_exact(tmp_path):
     suite = write_suite(tmp_path)
     folder = run_sweep(str(suite), results=tmp_path / "res", progress=False)

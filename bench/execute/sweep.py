@@ -41,7 +41,7 @@ from bench.plan.suite import (
     specs_named,
 )
 from bench.table.journal import Journal
-from bench.table.store import JOURNAL, ArraysAhead, compact, environment, now, write_manifest
+from bench.table.store import JOURNAL, compact, environment, now, write_manifest
 
 
 def prepare_sweep(suite_name: str, *, solvers: list[str] | None = None,
@@ -465,14 +465,8 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
         journal.append(row)
         bar.update(row)
 
-    ahead = ArraysAhead()
-
     def record_chunk(chunk: ChunkRows) -> None:
         journal.append_columns(chunk.same, chunk.varying, len(chunk.tasks), later=True)
-        if journal.in_memory:  # else compaction reads the file: nothing to convert ahead
-            ahead.add(chunk.varying)
-        else:
-            ahead.clear()
         bar.update_many(chunk.column("status"), chunk.column("t_wall"))
         kept_out_of_collections()
 
@@ -488,7 +482,7 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
     finally:
         bar.close()
         journal.close()
-        compact(directory, journal, ahead)
+        compact(directory, journal)
         if adaptive:
             manifest["adaptive"] = order.adaptive_summary()
         manifest["ended_at"] = now()

@@ -149,12 +149,6 @@ class Journal:
         self._syncer: Syncer | None = None
         self._kept: list[tuple[dict[str, Any], dict[str, list[Any]], int]] | None = None
 
-    @property
-    def in_memory(self) -> bool:
-        """Whether what this object wrote is still kept in memory (:meth:`read_parts` reads
-        it from there)."""
-        return self._kept is not None
-
     def read(self) -> list[dict[str, Any]]:
         """Every whole row; a cut last line is repaired (dropped, with a warning)."""
         rows: list[dict[str, Any]] = []

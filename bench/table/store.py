@@ -84,20 +84,18 @@ def _kinds(values: list[Any], na_type: type) -> set[type]:
     return kinds
 
 
-def compact(directory: str | Path, journal: Journal | None = None,
-            ahead: ArraysAhead | None = None) -> Path:
+def compact(directory: str | Path, journal: Journal | None = None) -> Path:
     """Write ``runs.parquet`` from the journal (atomically: write then rename): straight from
     its parts to Arrow (:func:`parts_to_arrow`), or through :func:`to_frame` where a column's
     values do not convert exactly; the file reads back as ``to_frame`` of the columns.
-    ``journal``: the object that wrote it, whose parts may be in memory; ``ahead``: the
-    columns of those parts already converted while the sweep ran."""
+    ``journal``: the object that wrote it, whose parts may be in memory."""
     directory = Path(directory)
     journal = journal if journal is not None else Journal(directory / JOURNAL)
     parts = journal.read_parts()
     n = sum(size for _, _, size in parts)
     target = directory / TABLE
     tmp = target.with_suffix(".parquet.tmp")
-    table = parts_to_arrow(parts, n, ahead)
+    table = parts_to_arrow(parts, n)
     _just_written.clear()
     if table is not None:
         import pyarrow.parquet as pq
@@ -129,53 +127,21 @@ PARQUET_COMPRESSION = {"compression": "zstd", "compression_level": 1}
 ARROW_TYPES = {"string": "string", "Float64": "float64", "Int64": "int64", "boolean": "bool_"}
 
 
-class ArraysAhead:
-    """Arrow arrays of a running sweep's journal columns, made as their chunks are journaled
-    (while the workers solve the next ones) instead of all at the end by :func:`compact`.
-    Only a schema column's list whose values convert exactly is taken (the extra ``p_*`` and
-    ``s_*`` columns' types depend on every part); it is found again by the list's identity
-    (each array keeps its list alive, so no other list can take its place)."""
-
-    def __init__(self) -> None:
-        self._arrays: dict[int, tuple[list[Any], Any]] = {}
-
-    def add(self, varying: dict[str, list[Any]]) -> None:
-        """Convert the varying columns of one part (as the journal keeps them)."""
-        import pyarrow as pa
-
-        for name, values in varying.items():
-            column = COLUMNS.get(name)
-            if column is not None and _converts(values, column[0]):
-                array = pa.array(values, type=getattr(pa, ARROW_TYPES[column[0]])())
-                if column[0] != "Float64" or not _has_nan(array):
-                    self._arrays[id(values)] = (values, array)
-
-    def clear(self) -> None:
-        """Drop every array (the journal no longer keeps its parts in memory: compaction
-        reads the file, whose lists are others)."""
-        self._arrays.clear()
-
-    def array(self, values: list[Any]) -> Any:
-        """The array made of this very list, or None."""
-        got = self._arrays.get(id(values))
-        return got[1] if got is not None and got[0] is values else None
-
-
 def to_arrow(columns: dict[str, list[Any]], n: int) -> Any:
     """:func:`parts_to_arrow` of columns (name -> ``n`` values each)."""
     return parts_to_arrow([({}, columns, n)], n)
 
 
-def parts_to_arrow(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], n: int,
-                   ahead: ArraysAhead | None = None) -> Any:
+def parts_to_arrow(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], n: int
+                   ) -> Any:
     """The typed table of :func:`to_frame` of the journal's parts (``Journal.read_parts``:
     ``(same, varying, size)`` each) as an Arrow table with pandas' metadata (so that reading
-    it gives the same frame), made part by part at C speed: a varying column converted (or
-    taken from ``ahead``), a constant one repeated, an absent one null. None when a column
-    does not convert to its type exactly (a value of another type: ``to_frame`` then
-    converts it as it does)."""
+    it gives the same frame), made part by part at C speed: a varying column converted, a
+    constant one repeated, an absent one null. None when a column does not convert to its
+    type exactly (a value of another type: ``to_frame`` then converts it as it does)."""
     import pandas as pd
     import pyarrow as pa
+    import pyarrow.compute as pc
 
     if not parts:
         parts = [({}, {}, 0)]
@@ -192,50 +158,38 @@ def parts_to_arrow(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]]
     for name, dtype in dtypes.items():
         kind = getattr(pa, ARROW_TYPES[dtype])()
         pieces = []
-        for values, size in _runs(parts, name, ahead):
-            if isinstance(values, pa.Array):
-                pieces.append(values)
-            elif type(values) is list:
+        for values, size in _runs(parts, name):
+            if type(values) is list:
                 if not _converts(values, dtype):
                     return None
                 pieces.append(pa.array(values, type=kind))
-                if dtype == "Float64" and _has_nan(pieces[-1]):
-                    return None  # a NaN: to_frame makes it a null
             elif values is None:
                 pieces.append(pa.nulls(size, kind))
-            elif type(values) not in _EXACT[dtype] or values != values:  # a NaN
+            elif type(values) not in _EXACT[dtype]:
                 return None
             else:
                 pieces.append(_repeated(values, size, kind))
-        # one chunk: the table's columns as one array each, as pandas works on them fastest
-        arrays.append(pa.concat_arrays(pieces) if len(pieces) != 1 else pieces[0])
+        array = pa.concat_arrays(pieces) if len(pieces) != 1 else pieces[0]  # one chunk:
+        # the table's columns as one array each, as pandas works on them fastest
+        if dtype == "Float64" and pc.any(pc.is_nan(array)).as_py():
+            return None  # a NaN: to_frame makes it a null
+        arrays.append(array)
     empty = pd.DataFrame({name: pd.Series([], dtype=dtype) for name, dtype in dtypes.items()})
     schema = pa.Schema.from_pandas(empty, preserve_index=False)
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
-def _has_nan(array: Any) -> bool:
-    """Whether a float array holds a NaN."""
-    import pyarrow.compute as pc
-
-    return bool(pc.any(pc.is_nan(array)).as_py())
-
-
-def _runs(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], name: str,
-          ahead: ArraysAhead | None = None) -> list[tuple[Any, int]]:
+def _runs(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], name: str
+          ) -> list[tuple[Any, int]]:
     """A column of the parts as runs in order: ``(values, size)`` where the column varies (a
-    list; consecutive parts' lists joined, so that Arrow converts them in one call; or the
-    Arrow array ``ahead`` holds for the part's list), ``(value, size)`` where consecutive
-    parts hold one value (of one type; None for nulls, a row without the column included),
-    merged."""
+    list; consecutive parts' lists joined, so that Arrow converts them in one call and need
+    not concatenate arrays), ``(value, size)`` where consecutive parts hold one value (of one
+    type; None for nulls, a row without the column included), merged."""
     runs: list[tuple[Any, int]] = []
     made = False  # whether the last run's list was made here (the parts' own are not changed)
     for same, varying, size in parts:
         values = varying.get(name)
-        array = ahead.array(values) if ahead is not None and values is not None else None
-        if array is not None:
-            runs.append((array, size))
-        elif values is None:
+        if values is None:
             value = same.get(name)
             if runs and type(runs[-1][0]) is type(value) is not list \
                     and runs[-1][0] == value:

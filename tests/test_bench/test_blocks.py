@@ -58,8 +58,8 @@ def test_block_rows_checked_one_per_instance(tmp_path):
 
 def test_a_block_sweep_past_the_journals_memory_makes_the_same_table(tmp_path, monkeypatch):
     """A sweep whose journal stops keeping its rows in memory (past ``KEEP_ROWS``) is
-    compacted from the file, and the columns converted ahead of it are dropped then: the
-    table is the one of a sweep kept in memory throughout (its times aside)."""
+    compacted from the file: the table is the one of a sweep kept in memory throughout (its
+    times aside)."""
     import pandas as pd
 
     import bench.table.journal as journal_module
@@ -67,12 +67,8 @@ def test_a_block_sweep_past_the_journals_memory_makes_the_same_table(tmp_path, m
     kept = bench.load(run_sweep(str(write_suite(tmp_path)), results=tmp_path / "kept",
                                 progress=False))
     monkeypatch.setattr(journal_module, "KEEP_ROWS", 5)
-    cleared = []
-    monkeypatch.setattr("bench.table.store.ArraysAhead.clear",
-                        lambda self: cleared.append(len(self._arrays)) or self._arrays.clear())
     read = bench.load(run_sweep(str(write_suite(tmp_path)), results=tmp_path / "read",
                                 progress=False))
-    assert cleared and cleared[0] > 0  # arrays were made, then dropped
     same = [c for c in kept.columns if not c.startswith(("t_", "started", "chunk", "block_wall",
                                                          "peak", "sweep", "limits"))]
     order = ["key"]
@@ -608,53 +604,6 @@ def test_a_table_of_chunks_reads_as_to_frame_of_their_rows(tmp_path):
     got = pd.read_parquet(tmp_path / TABLE)
     pd.testing.assert_frame_equal(got, to_frame(journal.read()))
     assert got["family"].tolist()[1:] == ["sudoku"] * 4 + [""] * 2
-
-
-def test_columns_converted_ahead_give_the_same_table(tmp_path):
-    """The chunks' columns converted while the sweep runs (``ArraysAhead``) make the same
-    table as their conversion at the end; a list whose values would not convert exactly, a
-    float column with a NaN, an extra column, or a list the journal replaced, is not taken and
-    goes the usual way (the whole table then through ``to_frame`` where it must)."""
-    import pandas as pd
-
-    from bench.table.store import TABLE, ArraysAhead, compact, parts_to_arrow, to_frame
-
-    chunks = [({"solver": "x", "family": "sudoku"},
-               {"key": ["b", "c", "d"], "t_wall": [0.1, None, 0.3], "block_index": [1, 2, None],
-                "status": ["solved", "timeout", "solved"], "p_clues": [17, 18, 17]}),
-              ({"solver": "x", "family": "sudoku"},
-               {"key": ["e", "f", "g"], "t_wall": [0.5, 0.25, float("nan")],
-                "block_index": [4, 5.0, 6], "status": ["solved"] * 3, "p_clues": [17, 19, 20]})]
-    journal = Journal(tmp_path / "journal.jsonl")
-    ahead = ArraysAhead()
-    for same, varying in chunks:
-        journal.append_columns(same, varying, 3)
-        ahead.add(varying)
-    journal.close()
-    first, second = chunks[0][1], chunks[1][1]
-    assert ahead.array(first["key"]) is not None and ahead.array(first["t_wall"]) is not None
-    assert ahead.array(first["p_clues"]) is None  # an extra column: typed over every part
-    assert ahead.array(second["block_index"]) is None  # a float in an integer column
-    assert ahead.array(second["t_wall"]) is None  # a NaN (the journal wrote a cleaned copy)
-    assert ahead.array(list(first["key"])) is None  # an equal list, not the same one
-    parts = journal.read_parts()
-    n = sum(size for _, _, size in parts)
-    assert parts_to_arrow(parts, n, ahead) is None and parts_to_arrow(parts, n) is None
-    compact(tmp_path, journal, ahead)
-    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / TABLE), to_frame(journal.read()))
-    del second["block_index"]  # now every column converts exactly: the table goes straight
-    journal = Journal(tmp_path / "again" / "journal.jsonl")
-    ahead = ArraysAhead()
-    for same, varying in chunks:
-        journal.append_columns(same, varying, 3)
-        ahead.add(varying)
-    journal.close()
-    parts = journal.read_parts()
-    straight = parts_to_arrow(parts, 6, ahead)
-    assert straight is not None and straight.equals(parts_to_arrow(parts, 6))
-    compact(tmp_path / "again", journal, ahead)
-    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "again" / TABLE),
-                                  to_frame(journal.read()))
 
 
 def test_answer_texts_read_together_only_when_each_is_one_value():

@@ -32,6 +32,13 @@ reached is an improvement, and each improvement tightens every depth in proporti
 stay spread towards the last rows (where exact search dies) instead of being spent as soon as
 some are allowed. ``perf/eternity_score.py`` measures the defaults on Eternity II.
 
+The scan order is row-major by default. With ``tail_rows`` = k > 0 the last k rows are filled
+after the others column by column (``scan_order``): on a board that keeps its breaks for the last
+rows, the bottom frame row is filled with the frame pieces the side columns left, and in
+row-major order a frame piece of that row that fits the cell above it poorly is only revisited
+after backtracking through the rest of the two rows; column by column it is chosen with the k - 1
+cells above it and revisited within k cells.
+
 Restarts reshuffle the cost-0 and cost-1 tiers (splitmix64, seeded) and follow the schedules of
 ``edgematch_dfs`` (geometric by default); a run whose tree is exhausted under the schedule and
 the bound is followed by the next one. Numba cannot read the clock: the search runs in chunks
@@ -205,26 +212,38 @@ def break_shape(n: int, start: int, power: float) -> np.ndarray:
 SCANS = ("rows", "diagonals")
 
 
-def scan_order(rows: int, cols: int, scan: str) -> np.ndarray:
+def scan_order(rows: int, cols: int, scan: str, tail_rows: int = 0) -> np.ndarray:
     """The cells in the order the search fills them. Any order works that places the west and
     north neighbours of a cell before it (the keys read them, and a hinted east/south neighbour
     is then always later): row by row, or anti-diagonal by anti-diagonal (r + c = 0, 1, ...),
     which keeps the frontier short on both sides. Rows are the default: diagonals run more
-    nodes a second but reach worse boards."""
+    nodes a second but reach worse boards.
+
+    ``tail_rows`` > 0 takes the last ``tail_rows`` rows out of that order and fills them last,
+    column by column (top to bottom within a column): the bottom frame row's piece of a column
+    is then chosen right after the cells above it, and a bad one is backtracked from within a
+    few cells instead of after the rest of the row above."""
     cells = np.arange(rows * cols)
-    if scan == "rows":
-        return cells
     r, c = np.divmod(cells, cols)
-    return cells[np.lexsort((c, r + c))]
+    if scan == "rows":
+        head = cells
+    else:
+        head = cells[np.lexsort((c, r + c))]
+    tail_rows = min(max(int(tail_rows), 0), rows)
+    if not tail_rows:
+        return head
+    first = rows - tail_rows
+    tail = cells[r >= first]
+    return np.concatenate((head[head // cols < first], tail[np.lexsort((r[tail], c[tail]))]))
 
 
-def build_tables(instance: Instance, scan: str = "rows") -> Tables:
+def build_tables(instance: Instance, scan: str = "rows", tail_rows: int = 0) -> Tables:
     """Every static table of the search for one instance, per depth in the scan order."""
     cols, n = instance.cols, instance.ncells
     colours, c1, pinned, clashes, free = pieces(instance)
     classes, of_cell = cell_classes(instance, colours, pinned, clashes)
     cand, ccost, lstart, seg_lo, seg_hi = candidate_lists(classes, colours, free, c1)
-    order = scan_order(instance.rows, cols, scan)
+    order = scan_order(instance.rows, cols, scan, tail_rows)
     depth = np.argsort(order)
     depth_ext = np.append(depth, n)  # cell n (off the board) keeps slot n, grey
     west = np.where(order % cols == 0, n, order - 1)
@@ -431,6 +450,8 @@ PARAMS = [
           min=0),
     Param("scan", "rows", "order of the cells: rows (row-major) or diagonals (anti-diagonals)",
           choices=SCANS),
+    Param("tail_rows", 0, "the last tail_rows rows filled after the others, column by column "
+          "(0 = none)", min=0),
     Param("cell_breaks", 2, "most breaks one placement may cost", min=0, max=MAX_CELL_COST),
     Param("restart", "geometric", "restart schedule: geometric (unit x factor^i), luby (unit x "
           "Luby sequence) or none (one run)", choices=RESTART_MODES),
@@ -453,7 +474,7 @@ def solve(instance: Instance, budget: Budget, seed: int, **params) -> Outcome:
     if instance.ncells == 0:
         return Outcome("solved", solution=Solution.empty(0, 0), objective=0.0, t_encode=0.0,
                        t_solve=0.0)
-    tables = build_tables(instance, p["scan"])
+    tables = build_tables(instance, p["scan"], p["tail_rows"])
     incumbent = greedy_board(instance, tables)
     if frame_impossible(instance, tables, incumbent):
         return Outcome("infeasible", counters={"nodes": 0, "restarts": 0, "best_score": -1},

@@ -28,6 +28,9 @@ Verhaard's "uneven colour distribution" (the rarest inner colours to be spent ah
 pace, checked at every row's end: fewer joins at every pace tried) and other break schedules
 and restart lengths (``perf/eternity_runs/README.md`` has the figures).
 
+``tail_rows`` is dfs-breaks' parameter of that name (its last rows filled column by column);
+the other parameters of dfs-breaks keep their defaults.
+
 Slices are counted in nodes and moves, not seconds: the same seed and parameters give the same
 search whatever the machine; only where the budget cuts it depends on the clock (``max_moves``
 with the budget to spare makes a run fully deterministic).
@@ -143,6 +146,8 @@ PARAMS = [
     Param("slice_nodes", 100_000_000, "nodes of dfs-breaks per turn after that (0 = region "
           "moves only)", min=0),
     Param("slice_moves", 2000, "region moves per turn", min=1),
+    Param("tail_rows", 0, "dfs-breaks' tail_rows: its last rows filled column by column",
+          min=0),
     Param("chunk_nodes", 4_000_000, "dfs-breaks nodes between two looks at the clock",
           min=1000),
     Param("min_side", 2, "shortest side of a freed rectangle", min=1),
@@ -170,11 +175,12 @@ PARAMS = [
 DEFAULTS = {p.name: p.default for p in PARAMS}
 
 
-def breaks_search(instance: Instance, seed: int) -> edgematch_breaks.Search | None:
-    """dfs-breaks' search with its default parameters, as its solver builds it (None when no
-    legal board exists)."""
+def breaks_search(instance: Instance, seed: int,
+                  tail_rows: int = 0) -> edgematch_breaks.Search | None:
+    """dfs-breaks' search with its default parameters but ``tail_rows``, as its solver builds
+    it (None when no legal board exists)."""
     b = edgematch_breaks.DEFAULTS
-    tables = edgematch_breaks.build_tables(instance, b["scan"])
+    tables = edgematch_breaks.build_tables(instance, b["scan"], tail_rows)
     incumbent = edgematch_breaks.greedy_board(instance, tables)
     if edgematch_breaks.frame_impossible(instance, tables, incumbent):
         return None
@@ -211,7 +217,7 @@ def solve(instance: Instance, budget: Budget, seed: int, **params) -> Outcome:
     if instance.ncells == 0:
         return Outcome("solved", solution=Solution.empty(0, 0), objective=0.0, t_encode=0.0,
                        t_solve=0.0)
-    dfs = breaks_search(instance, seed or 0)
+    dfs = breaks_search(instance, seed or 0, int(p["tail_rows"]))
     if dfs is None:
         return Outcome("infeasible", counters={"nodes": 0, "moves": 0, "best_score": -1},
                        t_encode=time.perf_counter() - t0, t_solve=0.0)

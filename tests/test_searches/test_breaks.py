@@ -105,9 +105,10 @@ def test_every_join_is_counted_once() -> None:
     assert brk.board_breaks(instance, board) == instance.max_score - score
 
 
-def test_scan_orders_place_west_and_north_neighbours_first() -> None:
+@pytest.mark.parametrize("tail_rows", [0, 1, 3, 5, 9])
+def test_scan_orders_place_west_and_north_neighbours_first(tail_rows: int) -> None:
     for scan in brk.SCANS:
-        order = brk.scan_order(5, 7, scan)
+        order = brk.scan_order(5, 7, scan, tail_rows)
         assert sorted(order) == list(range(35))
         depth = {int(cell): d for d, cell in enumerate(order)}
         for cell, d in depth.items():
@@ -115,6 +116,24 @@ def test_scan_orders_place_west_and_north_neighbours_first() -> None:
                 assert depth[cell - 1] < d
             if cell >= 7:
                 assert depth[cell - 7] < d
+
+
+def test_tail_rows_come_last_column_by_column() -> None:
+    order = brk.scan_order(5, 4, "rows", 2)
+    assert list(order[:12]) == list(range(12))
+    assert list(order[12:]) == [12, 16, 13, 17, 14, 18, 15, 19]
+
+
+@pytest.mark.parametrize("n,hints,seed", [(6, "max", 2), (8, 5, 3)])
+def test_tail_rows_boards_are_honest_and_deterministic(n: int, hints, seed: int) -> None:
+    instance = planted(n, hints, seed, inner=8)
+    common = {"break_from": 0.15, "max_nodes": 50_000, "restart_unit": 3000, "tail_rows": 3}
+    a = run(instance, seed=seed, chunk_nodes=50_000, **common)
+    b = run(instance, seed=seed, chunk_nodes=1000, **common)
+    assert_full_and_honest(instance, a)
+    assert a.solution == b.solution and a.counters == b.counters
+    solved = run(instance, seed=seed, tail_rows=3)
+    assert solved.status == "solved" and solved.objective == instance.max_score
 
 
 def test_shape_is_zero_before_start_and_one_at_the_end() -> None:

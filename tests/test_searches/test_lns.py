@@ -41,6 +41,7 @@ def test_boards_are_full_legal_and_scored_honestly(n: int, hints, seed: int) -> 
 
 
 @pytest.mark.parametrize("params", [{}, {"p_assign": 0.5, "p_worse": 0.3, "extra": 0},
+                                    {"tail_rows": 3},
                                     {"p_assign": 0.0, "extra_from": "anywhere", "max_side": 3}])
 def test_same_seed_same_board_whatever_the_chunking(params: dict) -> None:
     instance = planted(8, 5, seed=7, inner=8)

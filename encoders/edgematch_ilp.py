@@ -342,7 +342,7 @@ def prepare_highs() -> None:
 # --- CBC through PuLP -------------------------------------------------------------------------
 
 
-def cbc_claim(prob: Any, maximize: bool, log_text: str, limit: float | None = None) -> str:
+def cbc_claim(prob: Any, maximize: bool, log_text: str, limit: float) -> str:
     """PuLP's status as a claim. PuLP reads "Stopped on time" with an incumbent as status
     Optimal with solution status IntegerFeasible: only solution status Optimal is a proof (and
     only CBC's log saying so, before its time ``limit``, proves infeasibility:
@@ -357,8 +357,7 @@ def cbc_claim(prob: Any, maximize: bool, log_text: str, limit: float | None = No
 
 
 def cbc_outcome(prob: Any, xs: list[Any], instance: Instance, model: Model,
-                counters: dict[str, float], log_text: str, limit: float | None = None
-                ) -> Outcome:
+                counters: dict[str, float], log_text: str, limit: float) -> Outcome:
     """Claim, board, objective and counters after a CBC run (of time ``limit``)."""
     out = Outcome(cbc_claim(prob, model.maximize, log_text, limit))
     if out.status == "infeasible":  # the log's word for it, in the row's message

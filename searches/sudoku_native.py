@@ -236,26 +236,26 @@ def _kernel_columns(puzzles: list[Instance], where: list[int], unique: bool, mod
     texts = answer_texts(3, out[counts > 0])
     found = np.flatnonzero(counts > 0).tolist()
     capped = (~done) & ~((max_nodes > 0) & (nodes >= max_nodes))
-    own = {"claimed": claims.tolist(), "walls": (ticks * per_tick).tolist(),
-           "nodes": nodes.tolist(), "guesses": guesses.tolist(), "fast9": [1] * n}
-    if unique:  # a finished search's count is exact; a stopped one's is what it found
-        own["solutions"] = np.where(done, counts, -1).tolist()
-        own["solutions_found"] = np.where(~done & (counts > 0), counts, -1).tolist()
-    answer_of = [None] * n
+    claims_of, walls_of = claims.tolist(), (ticks * per_tick).tolist()
+    answer_of: list[str | None] = [None] * n
     for j, text in zip(found, texts, strict=True):
         answer_of[j] = text
+    counted = {"nodes": nodes.tolist(), "guesses": guesses.tolist(), "fast9": [1] * n}
+    if unique:  # a finished search's count is exact; a stopped one's is what it found
+        ended = done.tolist()
+        counted["solutions"] = [c if e else None
+                                for c, e in zip(counts.tolist(), ended, strict=True)]
+        counted["solutions_found"] = [c if c and not e else None
+                                      for c, e in zip(counts.tolist(), ended, strict=True)]
     if where == list(range(len(answers))):  # the whole batch: each column at once
-        claimed[:], walls[:], answers[:] = own["claimed"], own["walls"], answer_of
-        for name in ("nodes", "guesses", "fast9", "solutions", "solutions_found"):
-            if name in own:
-                counters[name][:] = [None if v == -1 else v for v in own[name]] \
-                    if name.startswith("solutions") else own[name]
+        claimed[:], walls[:], answers[:] = claims_of, walls_of, answer_of
+        for name, values in counted.items():
+            counters[name][:] = values
     else:
         for j, i in enumerate(where):
-            claimed[i], walls[i], answers[i] = own["claimed"][j], own["walls"][j], answer_of[j]
-            for name in ("nodes", "guesses", "fast9", "solutions", "solutions_found"):
-                if name in own and own[name][j] != -1:
-                    counters[name][i] = own[name][j]
+            claimed[i], walls[i], answers[i] = claims_of[j], walls_of[j], answer_of[j]
+            for name, values in counted.items():
+                counters[name][i] = values[j]
     return [where[j] for j in np.flatnonzero(capped).tolist()]
 
 

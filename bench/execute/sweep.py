@@ -377,7 +377,10 @@ def run_sweep(suite_name: str, *, solvers: list[str] | None = None,
             started = None
             if early is not None:
                 early.begun = True  # whatever happens now, the sweep's folder is kept
-                started = early.runner if early.sweep == sweep else None
+                if early.sweep == sweep:
+                    started = early.runner
+                else:  # started for another name: its workers are not this sweep's
+                    early.runner.stop()
             # an early start holds the sweep's lock already
             with sweep_lock(Path(results), sweep) if started is None else contextlib.nullcontext():
                 return _run_locked(suite, tasks, sweep, Path(results) / sweep, jobs=jobs,

@@ -155,6 +155,7 @@ def parts_to_arrow(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]]
             dtype = "Float64"  # as to_frame's: pandas reads whole numbers with nulls as floats
         dtypes[name] = dtype
     arrays = []
+    pool = table_memory_pool()
     for name, dtype in dtypes.items():
         kind = getattr(pa, ARROW_TYPES[dtype])()
         pieces = []
@@ -162,14 +163,15 @@ def parts_to_arrow(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]]
             if type(values) is list:
                 if not _converts(values, dtype):
                     return None
-                pieces.append(pa.array(values, type=kind))
+                pieces.append(pa.array(values, type=kind, memory_pool=pool))
             elif values is None:
-                pieces.append(pa.nulls(size, kind))
+                pieces.append(pa.nulls(size, kind, memory_pool=pool))
             elif type(values) not in _EXACT[dtype]:
                 return None
             else:
-                pieces.append(_repeated(values, size, kind))
-        array = pa.concat_arrays(pieces) if len(pieces) != 1 else pieces[0]  # one chunk:
+                pieces.append(_repeated(values, size, kind, pool))
+        array = pa.concat_arrays(pieces, memory_pool=pool) if len(pieces) != 1 else pieces[0]
+        # one chunk:
         # the table's columns as one array each, as pandas works on them fastest
         if dtype == "Float64" and pc.any(pc.is_nan(array)).as_py():
             return None  # a NaN: to_frame makes it a null
@@ -206,7 +208,21 @@ def _runs(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], name: s
     return runs
 
 
-def _repeated(value: Any, size: int, kind: Any) -> Any:
+def table_memory_pool() -> Any:
+    """The Arrow memory pool the table is built in: jemalloc's where this pyarrow has it, else
+    the default. In a sweep's parent, pyarrow's default on Linux (mimalloc) often makes the
+    conversion of a block sweep's columns (tens of thousands of values each) several times
+    slower (``perf/run_phases.py`` times the phase). The pool is passed to each call; the
+    process's default pool is left as it is."""
+    import pyarrow as pa
+
+    try:
+        return pa.jemalloc_memory_pool()
+    except NotImplementedError:
+        return pa.default_memory_pool()
+
+
+def _repeated(value: Any, size: int, kind: Any, pool: Any = None) -> Any:
     """``size`` copies of one value as an Arrow array of type ``kind``: a text's bytes laid
     out once each (Arrow's own repeat copies a string value by value)."""
     import numpy as np
@@ -219,7 +235,7 @@ def _repeated(value: Any, size: int, kind: Any) -> Any:
                 if data else np.zeros(size + 1, dtype=np.int32)
             return pa.StringArray.from_buffers(size, pa.py_buffer(offsets),
                                                pa.py_buffer(data * size))
-    return pa.repeat(pa.scalar(value, type=kind), size)
+    return pa.repeat(pa.scalar(value, type=kind), size, memory_pool=pool)
 
 
 def _part_kinds(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], name: str,

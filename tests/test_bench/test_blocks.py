@@ -583,6 +583,32 @@ def test_the_table_written_straight_from_columns_reads_as_to_frame(tmp_path):
     assert to_arrow(columns, 1) is None  # the NaN is to_frame's to make a null
 
 
+def test_the_table_is_built_in_its_own_memory_pool(monkeypatch):
+    """``to_arrow`` converts the columns into ``table_memory_pool`` (jemalloc's where pyarrow
+    has it), not into the process's default pool: a pool standing in for it holds the
+    answers' bytes while the table lives."""
+    import pyarrow as pa
+
+    from bench.table import store
+
+    try:
+        chosen = pa.jemalloc_memory_pool()
+    except NotImplementedError:
+        chosen = pa.default_memory_pool()
+    assert store.table_memory_pool().backend_name == chosen.backend_name
+    pool, n = pa.proxy_memory_pool(pa.default_memory_pool()), 10_000
+    monkeypatch.setattr(store, "table_memory_pool", lambda: pool)
+
+    def held(width: int) -> int:
+        before = pool.bytes_allocated()
+        table = store.to_arrow({"key": [f"k{i}" for i in range(n)],
+                                "solution": ["5" * width] * n}, n)
+        assert table.column("solution")[0].as_py() == "5" * width
+        return pool.bytes_allocated() - before
+
+    assert held(81) - held(1) >= 80 * n
+
+
 def test_a_table_of_chunks_reads_as_to_frame_of_their_rows(tmp_path):
     """Chunks whose constant columns change from one to the next (a text, an empty text, a
     null, a column absent) are written part by part, runs of one value merged, and read

@@ -150,7 +150,8 @@ def _bare_puzzles(lines: list[str], path: str | None) -> list[Instance] | None:
     if box is None:
         return None
     stem = _stem(path)
-    return canonical_lines(Instance, box, lines, [f"{stem}#{i}" for i in range(1, len(lines) + 1)])
+    return canonical_lines(Instance, box, lines, [f"{stem}#{i}" for i in range(1, len(lines) + 1)],
+                           ids=True)
 
 
 def read_file(path: str | Path) -> list[Generated]:

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from instances.common import InstanceError, text_hash
+from instances.common import InstanceError, text_hash, text_hashes
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOP"
 BLANKS = ".0"
@@ -175,8 +175,7 @@ class Instance:
         which is what ``instance_hash(self.to_json())`` hashes."""
         known = self.__dict__.get("_instance_id")
         if known is None:
-            known = self.__dict__["_instance_id"] = text_hash(
-                f'{{"box":{self.box},"family":"sudoku","grid":"{self.to_line()}"}}')
+            known = self.__dict__["_instance_id"] = text_hash(_id_text(self.box, self.to_line()))
         return known
 
 
@@ -231,10 +230,19 @@ def _read_line(cls: type, box: int, text: str, *rest: Any) -> Any:
     return _read(cls, box, grid_of_line(text, box), *rest, line=text)
 
 
-def canonical_lines(cls: type, box: int, lines: list[str], names: list[str]) -> list[Any] | None:
+def _id_text(box: int, line: str) -> str:
+    """The canonical JSON text of a puzzle's ``to_json()`` without its name (what its instance
+    id hashes), from its box side and its ``to_line`` text (whose symbols need no escaping)."""
+    return f'{{"box":{box},"family":"sudoku","grid":"{line}"}}'
+
+
+def canonical_lines(cls: type, box: int, lines: list[str], names: list[str],
+                    ids: bool = False) -> list[Any] | None:
     """``cls(box, grid, name)`` of each line, as :func:`_read_line` reads it, where every line
     is ``to_line``'s text of the box already (checked together: one translate of their join);
-    None where one is not (each is then read on its own, and a bad one named)."""
+    None where one is not (each is then read on its own, and a bad one named). ``ids``: each
+    puzzle's ``instance_id`` is computed here too, in one pass (a file's puzzles, which
+    planning hashes every one of; a worker's are never hashed)."""
     if not set(map(len, lines)) <= {box ** 4} or not _canonical("".join(lines), box):
         return None
     made = []
@@ -246,6 +254,10 @@ def canonical_lines(cls: type, box: int, lines: list[str], names: list[str]) -> 
         state["name"] = name
         state["_line"] = line
         made.append(one)
+    if ids:
+        for one, known in zip(made, text_hashes([_id_text(box, line) for line in lines]),
+                              strict=True):
+            one.__dict__["_instance_id"] = known
     return made
 
 

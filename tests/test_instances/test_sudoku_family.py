@@ -307,6 +307,22 @@ def test_a_file_of_bare_lines_reads_as_line_by_line(tmp_path, box):
         parse_with_solutions("\n".join(lines[:2] + ["x" + lines[2][1:]]), "set.txt")
 
 
+@pytest.mark.parametrize("box", [2, 3])
+def test_a_file_of_bare_lines_gets_the_ids_of_its_puzzles(tmp_path, box):
+    """``read_file`` of canonical lines hashes them together: each puzzle's id is the hash of
+    its canonical JSON, as one read alone has it."""
+    from instances.common import instance_hash
+    from instances.sudoku.formats import read_file
+
+    lines = [PLANTED({"box": box, "clues": box**4 // 2}, seed).instance.to_line()
+             for seed in (1, 2, 3)]
+    (tmp_path / "set.txt").write_text("\n".join(lines) + "\n")
+    got = [g.instance for g in read_file(tmp_path / "set.txt")]
+    assert [p.instance_id for p in got] == [instance_hash(p.to_json()) for p in got]
+    assert [p.instance_id for p in got] == [Instance.from_line(line, box).instance_id
+                                            for line in lines]
+
+
 def test_a_blocks_instances_read_together_as_one_at_a_time():
     """``to_json_many`` then ``from_json_many`` (a block's instances, parent to worker, through
     JSON) gives what ``from_json`` of each one's ``to_json`` gives: for one box side or

@@ -7,7 +7,8 @@ process's CPU): planning (``prepare_sweep``), the runner's loop (``Runner.run``:
 time shows in its wall, not in this process's CPU), compaction (``compact``) and the terminal
 summary. Each phase is printed as microseconds per puzzle of the difference, so that the fixed
 start-up is left out as in the throughput script (the first run is made twice, as the first
-call in this process pays its imports).
+call in this process pays its imports), and so is the worker's wall time inside its blocks
+(the tables' ``block_wall``): the runner's loop can go no faster than that.
 
     python perf/run_phases.py [--count 49158] [--first 1000] [--block 1000]
 """
@@ -29,7 +30,9 @@ PHASES = (("bench.execute.sweep", "prepare_sweep"), ("bench.execute.runner", "Ru
 
 
 def timed_run(suite: Path, results: Path) -> dict[str, tuple[float, float]]:
-    """(wall, CPU) seconds of each phase of one ``cliffbench run`` of ``suite``."""
+    """(wall, CPU) seconds of each phase of one ``cliffbench run`` of ``suite``, and as
+    ``blocks`` the worker's wall seconds inside its blocks (each block's ``block_wall``, from
+    the table; no CPU figure)."""
     import importlib
 
     seconds: dict[str, tuple[float, float]] = {}
@@ -63,6 +66,10 @@ def timed_run(suite: Path, results: Path) -> dict[str, tuple[float, float]]:
     finally:
         for owner, name, original in undo:
             setattr(owner, name, original)
+    import bench
+
+    table = bench.load(results / suite.stem)
+    seconds["blocks"] = (float(table.groupby("block")["block_wall"].max().sum()), 0.0)
     return seconds
 
 
@@ -86,6 +93,10 @@ def main() -> None:
           "us a puzzle of the difference, wall / this process's CPU")
     for name, (wall, cpu) in runs["all"].items():
         first_wall, first_cpu = runs["first"][name]
+        if name == "blocks":
+            print(f"  the worker inside its blocks {(wall - first_wall) / n * 1e6:5.1f} (wall; "
+                  "the run is the worker's pace where this is close to the run's wall)")
+            continue
         print(f"  {name:18s} {(wall - first_wall) / n * 1e6:7.1f} / "
               f"{(cpu - first_cpu) / n * 1e6:7.1f}")
 

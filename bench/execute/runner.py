@@ -34,6 +34,7 @@ from bench.execute.blocks import Block, BlockRuns, ChunkRows, block_payload
 from bench.execute.classify import outcome_columns
 from bench.execute.limits import process_table
 from bench.execute.slot import GRACE_S, MEMORY_POLL_S, POLL_S, RunnerError, Slot
+from bench.execute.timeline import stamp
 from bench.execute.worker import prepare_key
 from bench.plan.suite import Adaptive, Task
 from bench.table.schema import SUCCESS
@@ -389,7 +390,9 @@ class Runner:
                     if scheduler.idle():
                         return
                     continue
+                stamp("wait<")
                 self._wait(busy)
+                stamp("wait>")
                 ended = self._ended(busy)
                 for slot in busy:  # a block sent ahead to a worker that was killed or died
                     ahead = slot.take_ahead()
@@ -398,6 +401,7 @@ class Runner:
                 # a freed worker gets its next run before the rows of what it finished are
                 # made (a block's may take as long as its solving): the two then overlap
                 self._give_out(scheduler)
+                stamp("given")
                 for slot, unit, result, messages in ended:
                     if isinstance(unit, Block):
                         runs = self.blocks.setdefault(id(unit), BlockRuns(unit, self.grace_s))
@@ -413,6 +417,7 @@ class Runner:
                         row = result_row(unit, result, sweep)
                         on_row(row)
                         scheduler.finished(unit, row)
+                stamp("recorded")
                 now_notes = sorted({s.note for s in self.slots if s.note})
                 if on_note is not None and now_notes != notes:
                     on_note(now_notes)

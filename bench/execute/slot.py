@@ -39,6 +39,7 @@ from typing import Any
 from bench.execute import wire
 from bench.execute.cgroups import HEADROOM_MB, Group, open_group
 from bench.execute.limits import kill_tree, process_table, resident_mb, run_processes
+from bench.execute.timeline import stamp
 from bench.table.store import now
 
 GRACE_S = 1.0
@@ -211,6 +212,7 @@ class Slot:
         except (BrokenPipeError, OSError):
             return False  # a dead worker is noticed by the poll
         self.ahead = (task, payload)
+        stamp("ahead")
         return True
 
     def take_ahead(self) -> Any:

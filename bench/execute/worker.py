@@ -44,6 +44,7 @@ from typing import Any
 import instances
 from bench.execute import described, wire
 from bench.execute.limits import become_subreaper, die_with_parent, end_own_descendants
+from bench.execute.timeline import set_role, stamp
 
 MB = 1024 * 1024
 #: RLIMIT_AS is a backstop only (the runner's resident-size watch enforces the budget): address
@@ -330,6 +331,7 @@ class Worker:
         t_prepare = self.prepare(spec, lambda message: send({**message, "id": task["id"]}))
         family = instances.family(spec.family)
         items = family.instances_from_json(task["block"]["instances"])
+        stamp("instances")
         limit_threads(task["cores"])
         as_limit_mb = None if task.get("kernel_memory") else set_memory_backstop(task["mem_mb"])
         reset_peak_rss()
@@ -342,7 +344,9 @@ class Worker:
             chunk = items[done:done + (size if spec.batch else 1)]
             send({"op": "chunk", "id": task["id"], "start": done, "n": len(chunk)})
             cpu0, t0 = cpu_seconds(), time.monotonic()
+            stamp("chunk<")
             columns = self._chunk(spec, chunk, per_s, task, params)
+            stamp("chunk>")
             wall = time.monotonic() - t0
             rows = {"op": "rows", "id": task["id"], "start": done, "columns": columns,
                     "chunk_wall": wall, "chunk_cpu": cpu_seconds() - cpu0,
@@ -359,7 +363,9 @@ class Worker:
                   "t_wall": time.monotonic() - start, "peak_rss_mb": peak_rss_mb()}
         if left:
             result["message"] = f"the block left {left} process(es) running; killed when it ended"
+        stamp("send<")
         send(*([rows] if rows is not None else []), result)
+        stamp("send>")
         return None
 
     def _chunk(self, spec: Any, chunk: list[Any], per_s: float, task: dict[str, Any],
@@ -426,7 +432,9 @@ def main(argv: list[str] | None = None) -> None:
         send({"op": "fatal", "message": f"{type(exc).__name__}: {exc}"})
         return
     send({"op": "ready", "pid": os.getpid()})
+    set_role("worker")
     for line in inbox:
+        stamp("line")
         message = json.loads(line)
         if message.get("op") == "exit":
             break

@@ -706,3 +706,34 @@ def test_the_table_just_written_loads_as_the_file_reads(tmp_path):
 
     os.utime(tmp_path / "journal.jsonl", ns=(0, 0))  # and is newer than the journal
     pd.testing.assert_frame_equal(bench.load(tmp_path), first.head(2))  # read from the file
+
+
+def test_a_block_sweep_stamps_its_pipeline_where_asked(tmp_path):
+    """With ``CLIFFBENCH_TIMELINE`` set, the parent and the worker of a block sweep each leave
+    their stamps (bench/execute/timeline.py) in order on one clock (the worker: each line it
+    reads, then per block its instances, chunks and last rows sent); unset, none are
+    written."""
+    import os
+    import subprocess
+    import sys
+
+    stamps = tmp_path / "stamps"
+    stamps.mkdir()
+    suite = write_suite(tmp_path, text=SUITE.replace('[[solver]]\nname = "norvig"\n', ""))
+    for folder in (stamps, None):
+        env = {**os.environ, "CLIFFBENCH_TIMELINE": str(folder)} if folder else \
+            {k: v for k, v in os.environ.items() if k != "CLIFFBENCH_TIMELINE"}
+        subprocess.run([sys.executable, "-m", "bench.cli", "run", str(suite), "--results",
+                        str(tmp_path / "res"), "--overwrite", "--no-figures"], check=True,
+                       env=env, capture_output=True, timeout=300)
+    parent, worker = (list(stamps.glob(f"{role}-*.tl")) for role in ("parent", "worker"))
+    assert len(parent) == 1 and len(worker) == 1
+    events = {role: [line.split(" ", 1) for line in path[0].read_text().splitlines()]
+              for role, path in (("parent", parent), ("worker", worker))}
+    names = [name for _, name in events["worker"]]
+    assert names[:4] == ["line", "instances", "chunk<", "chunk>"]
+    assert names[-2:] == ["send>", "line"]  # the last line read says exit
+    assert names.count("send>") == names.count("line") - 1 >= 2
+    assert {"wait<", "wait>", "given", "recorded"} <= {name for _, name in events["parent"]}
+    clocks = [float(clock) for role in events.values() for clock, _ in role]
+    assert max(clocks) - min(clocks) < 300

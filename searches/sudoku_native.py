@@ -185,17 +185,20 @@ def solve_batch(instances: list[Instance], budget: Budget, seed: int, unique: bo
     t0 = time.perf_counter()
     n = len(instances)
     mode = modes.LEVELS.index(deduction) | (modes.FIRST_MRV if branching == "first" else 0)
-    fast = [i for i, inst in enumerate(instances) if fast9 and inst.box == 3]
+    boxes = [inst.box for inst in instances]
+    fast = ([] if not fast9 else list(range(n)) if boxes.count(3) == n
+            else [i for i, box in enumerate(boxes) if box == 3])
     params = dict(unique=unique, deduction=deduction, branching=branching, fast9=fast9,
                   max_nodes=max_nodes)
     claimed: list[str] = ["unknown"] * n
     answers: list[str | None] = [None] * n
     walls = [0.0] * n
     counters: dict[str, list[float | None]] = {name: [None] * n for name in BATCH_COUNTERS}
-    again = list(range(n)) if not fast else [i for i in range(n) if instances[i].box != 3]
+    again = list(range(n)) if not fast else [i for i, box in enumerate(boxes) if box != 3]
     if fast:
-        again += _kernel_columns([instances[i] for i in fast], fast, unique, mode, max_nodes,
-                                 claimed, answers, walls, counters)
+        again += _kernel_columns(instances if len(fast) == n else [instances[i] for i in fast],
+                                 fast, unique, mode, max_nodes, claimed, answers, walls,
+                                 counters)
     for i in sorted(again):
         left = max(0.0, budget.wall_s - walls[i])
         s0 = time.perf_counter()
@@ -211,6 +214,8 @@ def solve_batch(instances: list[Instance], budget: Budget, seed: int, unique: bo
                     {k: v for k, v in counters.items() if v.count(None) != n})
 
 
+#: The claim of each kind ``_kernel_columns`` tells apart: 0 unknown, 1 solved, 2 infeasible.
+_CLAIM_OF = ("unknown", "solved", "infeasible")
 #: The counters a batch reports (those ``solve`` gives).
 BATCH_COUNTERS = ("nodes", "guesses", "fast9", "solutions", "solutions_found")
 
@@ -231,22 +236,30 @@ def _kernel_columns(puzzles: list[Instance], where: list[int], unique: bool, mod
                               finished, ticks)
     per_tick = (time.perf_counter() - k0) / max(int(ticks.sum()), 1)
     done = finished.astype(bool)
-    solved = (counts > 0) & (done | (not unique))
-    claims = np.where(done & (counts == 0), "infeasible", np.where(solved, "solved", "unknown"))
-    texts = answer_texts(3, out[counts > 0])
-    found = np.flatnonzero(counts > 0).tolist()
+    has = counts > 0
+    solved = has & (done | (not unique))
+    every = bool(solved.all())  # the usual chunk: one claim, an answer each
+    texts = answer_texts(3, out if every else out[has])
     capped = (~done) & ~((max_nodes > 0) & (nodes >= max_nodes))
-    claims_of, walls_of = claims.tolist(), (ticks * per_tick).tolist()
-    answer_of: list[str | None] = [None] * n
-    for j, text in zip(found, texts, strict=True):
-        answer_of[j] = text
+    walls_of = (ticks * per_tick).tolist()
+    if every:
+        claims_of, answer_of = ["solved"] * n, texts
+    else:
+        kinds = np.where(done & ~has, 2, np.where(solved, 1, 0)).tolist()
+        claims_of = [_CLAIM_OF[kind] for kind in kinds]
+        answer_of = [None] * n
+        for j, text in zip(np.flatnonzero(has).tolist(), texts, strict=True):
+            answer_of[j] = text
     counted = {"nodes": nodes.tolist(), "guesses": guesses.tolist(), "fast9": [1] * n}
     if unique:  # a finished search's count is exact; a stopped one's is what it found
-        ended = done.tolist()
-        counted["solutions"] = [c if e else None
-                                for c, e in zip(counts.tolist(), ended, strict=True)]
-        counted["solutions_found"] = [c if c and not e else None
-                                      for c, e in zip(counts.tolist(), ended, strict=True)]
+        found = counts.tolist()
+        if done.all():
+            counted["solutions"], counted["solutions_found"] = found, [None] * n
+        else:
+            ended = done.tolist()
+            counted["solutions"] = [c if e else None for c, e in zip(found, ended, strict=True)]
+            counted["solutions_found"] = [c if c and not e else None
+                                          for c, e in zip(found, ended, strict=True)]
     if where == list(range(len(answers))):  # the whole batch: each column at once
         claimed[:], walls[:], answers[:] = claims_of, walls_of, answer_of
         for name, values in counted.items():

@@ -81,7 +81,7 @@ def counter_columns(counters: dict[str, list[Any]], n: int) -> dict[str, list[An
                                    for name in names) + "}"
         rows = zip(*(array.astype(np.int64).tolist() if whole else values[name]
                      for name, array in zip(names, arrays, strict=True)), strict=True)
-        texts = [template % row for row in rows]
+        texts = _each_formatted(template, rows) if whole else [template % row for row in rows]
     else:
         texts = [counters_text({k: v for k, v in zip(names, row, strict=True) if v is not None})
                  for row in zip(*values.values(), strict=True)] if names else [None] * n
@@ -95,6 +95,21 @@ def counter_columns(counters: dict[str, list[Any]], n: int) -> dict[str, list[An
             "work_restarts": values.get("restarts") or none,
             "solutions": [_BUCKET_OF.get(v) or solutions_bucket(v) for v in values["solutions"]]
             if "solutions" in values else none}
+
+
+def _each_formatted(template: str, rows: Any) -> list[str]:
+    """``template % row`` of each row of integers, each distinct row formatted once (a chunk's
+    runs often repeat their counters: a puzzle solved without a guess, at the root). Integers
+    only: equal floats may differ in their text (0.0 and -0.0)."""
+    made: dict[tuple[Any, ...], str] = {}
+    get = made.get
+    texts = []
+    for row in rows:
+        text = get(row)
+        if text is None:
+            text = made[row] = template % row
+        texts.append(text)
+    return texts
 
 
 #: The bucket of the usual solution counts (floats here: ``counter_columns`` makes every

@@ -314,7 +314,10 @@ _CODE_OF_DIGIT = np.frombuffer("".join(SYMBOL_OF).encode("ascii"), dtype=np.uint
 def grid_rows(grids: list[Any], dtype: Any = np.int64) -> np.ndarray:
     """The grids of many puzzles or solutions of one box side as one ``(n, cells)`` array of
     ``dtype`` (0 = blank), read from their lines at C speed."""
-    return line_rows([grid.to_line() for grid in grids], dtype)
+    lines = [grid.__dict__.get("_line") for grid in grids]  # to_line's own, kept on reading
+    if None in lines:
+        lines = [grid.to_line() for grid in grids]
+    return line_rows(lines, dtype)
 
 
 def line_rows(lines: list[str], dtype: Any = np.int64) -> np.ndarray:

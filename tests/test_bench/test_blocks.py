@@ -555,6 +555,10 @@ def test_a_chunks_counters_read_as_the_rows_do():
         got = counter_columns({"nodes": column, "guesses": [0, 1, 2]}, 3)["counters"]
         assert got == [counters_text({"guesses": float(g), "nodes": float(v)})
                        for g, v in zip([0, 1, 2], column, strict=True)], column
+    # rows that repeat (formatted once each) and equal floats of other texts (each its own)
+    for column in ([4, 4, 1, 4], [0.0, -0.0, 0.0, -0.0]):
+        got = counter_columns({"nodes": column, "guesses": [0, 0, 0, 0]}, 4)["counters"]
+        assert got == [counters_text({"guesses": 0.0, "nodes": float(v)}) for v in column]
 
 
 def test_the_table_written_straight_from_columns_reads_as_to_frame(tmp_path):

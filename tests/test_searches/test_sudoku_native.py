@@ -331,8 +331,9 @@ def test_collections_solved_and_unique(shared_data, name):
 
 def test_the_batch_entry_says_what_solve_says_of_each_puzzle():
     """Claims, answers and counters of ``solve_batch`` (the kernel's columns, puzzles it
-    stops at ``max_nodes`` or its cap searched again, other sizes one call each) are those of
-    ``solve`` on each puzzle alone; each answer's text is the family's JSON of it."""
+    stops at ``max_nodes`` or its cap searched again, other sizes one call each; batches of
+    every kind of claim, and of solved puzzles only) are those of ``solve`` on each puzzle
+    alone; each answer's text is the family's JSON of it."""
     import json
 
     from searches.sudoku_native import solve_batch
@@ -342,7 +343,8 @@ def test_the_batch_entry_says_what_solve_says_of_each_puzzle():
     bad = Instance(3, (1, 1) + puzzles[0].grid[2:])
     nines = [*puzzles, two, bad]  # all on the kernel: its columns taken whole
     mixed = [*puzzles, planted(2, 6, 1).instance, two, bad, planted(4, 120, 1).instance]
-    for puzzles, params in [(batch, params) for batch in (mixed, nines) for params in (
+    solved = list(puzzles)  # every one solved by the kernel: one claim, an answer each
+    for puzzles, params in [(batch, params) for batch in (mixed, nines, solved) for params in (
             {}, {"unique": False}, {"max_nodes": 2}, {"fast9": False})]:
         got = solve_batch(puzzles, budget(10), 0, **params)
         assert len(got) == len(puzzles) and all(t > 0 for t in got.t_wall)

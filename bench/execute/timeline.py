@@ -20,7 +20,8 @@ from pathlib import Path
 FOLDER = os.environ.get("CLIFFBENCH_TIMELINE") or None
 
 _events: list[tuple[float, str]] = []
-_role = ["parent"]
+#: What this process is in the sweep (its file's name begins with it).
+ROLE = "parent"
 
 
 def stamp(event: str) -> None:
@@ -31,13 +32,14 @@ def stamp(event: str) -> None:
 
 def set_role(role: str) -> None:
     """Name this process's file after its role (``worker`` in a worker)."""
-    _role[0] = role
+    global ROLE
+    ROLE = role
 
 
 def _write() -> None:
     if FOLDER is None or not _events:
         return
-    path = Path(FOLDER) / f"{_role[0]}-{os.getpid()}.tl"
+    path = Path(FOLDER) / f"{ROLE}-{os.getpid()}.tl"
     with open(path, "a") as fh:
         fh.writelines(f"{t:.6f} {event}\n" for t, event in _events)
     _events.clear()

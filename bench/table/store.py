@@ -170,9 +170,8 @@ def parts_to_arrow(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]]
                 return None
             else:
                 pieces.append(_repeated(values, size, kind, pool))
+        # one chunk: the table's columns as one array each, as pandas works on them fastest
         array = pa.concat_arrays(pieces, memory_pool=pool) if len(pieces) != 1 else pieces[0]
-        # one chunk:
-        # the table's columns as one array each, as pandas works on them fastest
         if dtype == "Float64" and pc.any(pc.is_nan(array)).as_py():
             return None  # a NaN: to_frame makes it a null
         arrays.append(array)

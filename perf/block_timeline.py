@@ -80,7 +80,7 @@ def main() -> None:
     if len(blocks) < 3 or not ends:
         raise SystemExit("too few blocks stamped: give a larger --count or a smaller --block")
     since, until = blocks[1], ends[-1]
-    first = sum(1 for clock in blocks[1:] if clock <= until)
+    counted = sum(1 for clock in blocks[1:] if clock <= until)
     n = args.count - min(args.block, args.count)  # the first block is left out
     per = 1e6 / n
     span = until - since
@@ -90,7 +90,7 @@ def main() -> None:
     waiting = spans(worker, "send>", "line", since, until)
     rows = spans(parent, "given", "recorded", since, until)
     idle = spans(parent, "wait<", "wait>", since, until)
-    print(f"{n} puzzles in {first} blocks of {args.block} (the first left out): the run "
+    print(f"{n} puzzles in {counted} blocks of {args.block} (the first left out): the run "
           f"{span * per:.1f} us a puzzle, from the worker's second block to its last rows")
     print(f"  worker: solving chunks {solving * per:.1f}, reading blocks {reading * per:.1f}, "
           f"sending last rows {sending * per:.1f}, waiting for a block {waiting * per:.1f}, "

@@ -149,6 +149,31 @@ def read_text(path: str | Path) -> str:
         raise InstanceError(f"cannot read: {exc}", str(path)) from None
 
 
+#: How much of a file a family's sniffer reads (``head_text``): enough for the first lines of
+#: any collection, a small part of a big one.
+SNIFF_BYTES = 1 << 16
+
+
+def head_text(path: str | Path, limit: int = SNIFF_BYTES) -> tuple[str, bool]:
+    """The beginning of a file's text and whether it is the whole file: all of it when it
+    holds at most ``limit`` bytes, else its lines that end within the first ``limit`` bytes
+    (the whole file where no line does). Decoded as UTF-8 and refused as :func:`read_text`
+    refuses, so that a sniffer reads a big collection's head, not all of it."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(limit + 1)
+            whole = len(data) <= limit
+            if not whole:
+                cut = max(data.rfind(b"\n", 0, limit), data.rfind(b"\r", 0, limit))
+                if cut < 0:
+                    data, whole = data + handle.read(), True
+                else:
+                    data = data[:cut + 1]
+        return data.decode("utf-8"), whole
+    except (OSError, ValueError) as exc:  # UnicodeDecodeError is a ValueError
+        raise InstanceError(f"cannot read: {exc}", str(path)) from None
+
+
 # --------------------------------------------------------------------------------------------
 # generator parameters
 #

@@ -19,7 +19,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from instances.common import Generated, InstanceError, generated_each, read_text, text_lines
+from instances.common import (
+    Generated,
+    InstanceError,
+    generated_each,
+    head_text,
+    read_text,
+    text_lines,
+)
 from instances.sudoku.model import (
     BLANKS,
     DIGIT_TABLES,
@@ -186,13 +193,16 @@ SNIFF_LINES = 100
 
 def sniff(path: str | Path) -> bool:
     """Whether a file (of a suffix other families read too) looks like Sudoku puzzles: its
-    first :data:`SNIFF_LINES` lines when it holds a puzzle a line, else the whole drawn grid."""
+    first :data:`SNIFF_LINES` lines (those in its head, ``head_text``) when it holds a puzzle
+    a line, else the whole drawn grid."""
     try:
-        text = Path(path).read_text()
+        text, whole = head_text(path)
         lines = text_lines(text)
         first = _first_content(lines)
         if first is not None and grid_token(first) is not None:
             text = "\n".join(lines[:SNIFF_LINES])
+        elif not whole:
+            text = read_text(path)
         parse_text(text, str(path))
     except (OSError, UnicodeDecodeError, InstanceError):
         return False

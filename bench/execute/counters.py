@@ -41,16 +41,16 @@ def counters_text(counters: dict[str, Any]) -> str | None:
 
 def _number_arrays(counters: dict[str, list[Any]], names: list[str]) -> list[Any] | None:
     """Each named counter column as a float64 array, where every value is a plain number (an
-    int, a float or a bool; None if one is not, or an int is too big for a float)."""
-    kinds = set()
+    int, a float or a bool, NumPy's included; None if one is not, or an int is too big for a
+    NumPy integer): one NumPy conversion a column, whose type says it (a text, a null or a
+    huge int makes it another kind)."""
+    arrays = []
     for name in names:
-        kinds |= set(map(type, counters[name]))
-    if not kinds <= {int, float, bool}:
-        return None
-    try:
-        return [np.asarray(counters[name], dtype=np.float64) for name in names]
-    except OverflowError:
-        return None
+        array = np.asarray(counters[name])
+        if array.ndim != 1 or array.dtype.kind not in "biuf":
+            return None
+        arrays.append(array.astype(np.float64, copy=False))
+    return arrays
 
 
 def _written_as_integers(array: Any) -> bool:
@@ -93,8 +93,13 @@ def counter_columns(counters: dict[str, list[Any]], n: int) -> dict[str, list[An
     return {"counters": texts, "work_nodes": nodes,
             "work_conflicts": values.get("conflicts") or none,
             "work_restarts": values.get("restarts") or none,
-            "solutions": [_BUCKET_OF.get(v) or solutions_bucket(v) for v in values["solutions"]]
-            if "solutions" in values else none}
+            "solutions": _buckets(values["solutions"]) if "solutions" in values else none}
+
+
+def _buckets(counts: list[Any]) -> list[str | None]:
+    """:func:`solutions_bucket` of each count, each distinct count judged once."""
+    bucket_of = {count: _BUCKET_OF.get(count) or solutions_bucket(count) for count in set(counts)}
+    return list(map(bucket_of.__getitem__, counts))
 
 
 def _each_formatted(template: str, rows: Any) -> list[str]:

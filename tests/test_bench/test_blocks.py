@@ -525,6 +525,8 @@ def test_a_chunk_leaves_out_only_columns_without_a_value():
 def test_a_chunks_counters_read_as_the_rows_do():
     """The template the columns are written with gives the encoder's own text, and the work
     columns are those a single run's row takes."""
+    import numpy as np
+
     from bench.execute.counters import (
         counter_columns,
         counters_text,
@@ -551,7 +553,9 @@ def test_a_chunks_counters_read_as_the_rows_do():
                                        "work_restarts", "solutions")}
     # whole numbers are written as integers and ".0", others by repr: the same text either way
     for column in ([1, 2, True], [-0.0, 1.0, 2.0], [1e16, 9999999999999998.0, 3.0],
-                   [2 ** 60, 3, 4], [0.1, 2.0, -7.0], [1e308, 1e308, 1.0]):
+                   [2 ** 60, 3, 4], [0.1, 2.0, -7.0], [1e308, 1e308, 1.0],
+                   [np.int64(5), np.float32(0.5), np.bool_(True)], [2 ** 70, 1, 2],
+                   [-1, 2 ** 63, 3], ["3", 1, 2]):
         got = counter_columns({"nodes": column, "guesses": [0, 1, 2]}, 3)["counters"]
         assert got == [counters_text({"guesses": float(g), "nodes": float(v)})
                        for g, v in zip([0, 1, 2], column, strict=True)], column

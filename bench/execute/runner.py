@@ -69,12 +69,17 @@ class LadderScheduler:
         self.done = done
         self.abort_fraction = abort_fraction
         self.streams: OrderedDict[tuple[str, str], list[list[Task]]] = OrderedDict()
-        for task in tasks:
-            rungs = self.streams.setdefault(task.stream, [])
-            index = task.ref.rung_index or 0
-            while len(rungs) <= index:
-                rungs.append([])
-            rungs[index].append(task)
+        place, members = None, []  # the last run's (ladder, config, rung) and that rung's list
+        for task in tasks:  # a rung's runs mostly come one after another: looked up once
+            ref = task.ref
+            here = (ref.ladder, task.config.label, ref.rung_index or 0)
+            if here != place:
+                place = here
+                rungs = self.streams.setdefault(here[:2], [])
+                while len(rungs) <= here[2]:
+                    rungs.append([])
+                members = rungs[here[2]]
+            members.append(task)
         self.current: dict[tuple[str, str], int] = {s: -1 for s in self.streams}
         self.queue: dict[tuple[str, str], deque[Task]] = {s: deque() for s in self.streams}
         self.open: dict[tuple[str, str], int] = {s: 0 for s in self.streams}
@@ -120,6 +125,9 @@ class LadderScheduler:
                 return
             self.current[stream] = index + 1
             self.tally[stream] = [0, 0]
+            if not self.done:  # a new sweep: the whole rung runs
+                self.queue[stream].extend(rungs[index + 1])
+                continue
             for task in rungs[index + 1]:
                 if task.key in self.done:
                     self._count(stream, self.done[task.key].get("status"))

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import gc
 import json
 import math
 import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from bench.api import ParamError
 from bench.cliargs import EXIT_USAGE, Parser, integer, positive_number
@@ -114,11 +113,14 @@ def cmd_run(args: argparse.Namespace) -> int:
                           data_dir=args.data_dir, plugins=args.plugin,
                           params=_param_pairs(args.param), results=args.results,
                           name=args.name, argv=["cliffbench", *sys.argv[1:]],
-                          executor=args.executor, scheduler=args.scheduler)
+                          executor=args.executor, scheduler=args.scheduler,
+                          held=args.held)
     from bench.table.store import load
     from bench.views.report import terminal_summary
 
     table = load(directory)  # once, for the summary and the figures
+    if args.held is not None:
+        args.held.append(table)
     print(terminal_summary(table, directory.name, claims=_claims_table(directory, table)))
     print(f"\nresults: {directory}/runs.parquet (journal.jsonl, manifest.json)")
     if args.no_figures:
@@ -504,11 +506,19 @@ def usage_errors() -> tuple[type[BaseException], ...]:
 
 def main(argv: list[str] | None = None) -> int:
     """The program: run the command ``argv`` (by default the command line's) names and return
-    its exit status. Run as the program (``argv`` None: the process ends when this returns),
-    what is alive at the end is left out of the interpreter's last cyclic collections
-    (:func:`gc.freeze`), which would otherwise walk every run a big sweep planned and every
-    row it kept before the process could exit."""
+    its exit status. Run as the program (``argv`` None), it does not return: the process ends
+    with :func:`exit_unfreed`, what the command made (a big sweep's plan, its rows, its table:
+    ``args.held``) left alive to the end rather than freed object by object."""
     args = build_parser().parse_args(argv)
+    args.held = [] if argv is None else None
+    code = _command(args)
+    if argv is None:
+        exit_unfreed(code)
+    return code
+
+
+def _command(args: argparse.Namespace) -> int:
+    """The command's exit status (its usage errors and an interrupt made a message and one)."""
     try:
         return args.func(args)
     except KeyboardInterrupt:
@@ -523,9 +533,29 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"cliffbench: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+
+
+def exit_unfreed(code: int) -> NoReturn:
+    """End the process with status ``code`` without freeing its objects one by one (as mypy's
+    ``hard_exit``; Clang's driver skips the same work with ``-disable-free``): a big sweep's
+    parent holds a few objects for each run it planned and each row it kept, and freeing them
+    takes longer than its summary. What else a normal exit does is done first: where a
+    thread other than the main one is still working (not a daemon), the exit is the normal
+    one, which waits for it; the exit handlers run (``atexit``: logging's last flush, the
+    temporary folders' removal); the standard streams are flushed."""
+    import atexit
+    import threading
+
+    main_thread = threading.main_thread()
+    if any(t is not main_thread and t.is_alive() and not t.daemon for t in threading.enumerate()):
+        sys.exit(code)
+    try:
+        atexit._run_exitfuncs()  # the handlers a normal exit runs (the interpreter's own call)
     finally:
-        if argv is None:
-            gc.freeze()
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):  # a closed pipe: its reader wanted no more
+                stream.flush()
+        os._exit(int(code or 0))
 
 
 if __name__ == "__main__":

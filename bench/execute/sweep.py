@@ -350,12 +350,15 @@ def run_sweep(suite_name: str, *, solvers: list[str] | None = None,
               plugins: list[str] | tuple[str, ...] = (), params: dict[str, str] | None = None,
               results: str | Path = "results", name: str | None = None,
               progress: bool | None = None, argv: list[str] | None = None,
-              executor: str = "local", scheduler: str | None = None) -> Path:
+              executor: str = "local", scheduler: str | None = None,
+              held: list[Any] | None = None) -> Path:
     """Run a suite into ``results/<name>/`` and return that folder.
 
     ``executor``: ``local`` (worker processes of this machine), ``dask-local`` (a Dask
     LocalCluster of ``jobs`` workers: the Dask path, on one machine) or ``dask`` (the cluster
-    whose scheduler is at ``scheduler``)."""
+    whose scheduler is at ``scheduler``). ``held``: where the sweep's plan and journal (with
+    the rows it kept) are put to stay alive after it returns, for a program that ends without
+    freeing them (bench/cli.py's ``exit_unfreed``)."""
     if executor not in EXECUTORS:
         raise SuiteError(f"unknown executor {executor!r} (known: {', '.join(EXECUTORS)})")
     if (executor == "dask") != (scheduler is not None):
@@ -367,6 +370,8 @@ def run_sweep(suite_name: str, *, solvers: list[str] | None = None,
         suite, tasks = prepare_sweep(suite_name, solvers=solvers, timeout=timeout, mem=mem,
                                      repeats=repeats, params=params, data_dir=data_dir,
                                      plugins=plugins)
+        if held is not None:
+            held.append(tasks)
         with plan_released():
             blocked = [ladder.name for ladder in suite.ladders if ladder.block]
             if blocked and executor != "local":
@@ -386,7 +391,7 @@ def run_sweep(suite_name: str, *, solvers: list[str] | None = None,
                 return _run_locked(suite, tasks, sweep, Path(results) / sweep, jobs=jobs,
                                    resume=resume, overwrite=overwrite, plugins=plugins,
                                    progress=progress, argv=argv, executor=executor,
-                                   scheduler=scheduler, early_runner=started)
+                                   scheduler=scheduler, early_runner=started, held=held)
 
 
 EXECUTORS = ("local", "dask-local", "dask")
@@ -431,8 +436,11 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
                 jobs: int | None, resume: bool, overwrite: bool,
                 plugins: list[str] | tuple[str, ...], progress: bool | None,
                 argv: list[str] | None, executor: str = "local",
-                scheduler: str | None = None, early_runner: Runner | None = None) -> Path:
+                scheduler: str | None = None, early_runner: Runner | None = None,
+                held: list[Any] | None = None) -> Path:
     journal = Journal(directory / JOURNAL)
+    if held is not None:
+        held.append(journal)
     if journal.path.exists() and not resume:
         if not overwrite:
             raise SuiteError(f"{directory} already holds a sweep: pass --resume to continue it "

@@ -18,7 +18,7 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from bench.api import ParamError
 from bench.cliargs import EXIT_USAGE, Parser, integer, positive_number
@@ -507,12 +507,15 @@ def usage_errors() -> tuple[type[BaseException], ...]:
 def main(argv: list[str] | None = None) -> int:
     """The program: run the command ``argv`` (by default the command line's) names and return
     its exit status. Run as the program (``argv`` None), it does not return: the process ends
-    with :func:`exit_unfreed`, what the command made (a big sweep's plan, its rows, its table:
-    ``args.held``) left alive to the end rather than freed object by object."""
+    with ``exit_unfreed`` (bench/execute/ending.py), what the command made (a big sweep's
+    plan, its rows, its table: ``args.held``) left alive to the end rather than freed object
+    by object."""
     args = build_parser().parse_args(argv)
     args.held = [] if argv is None else None
     code = _command(args)
     if argv is None:
+        from bench.execute.ending import exit_unfreed
+
         exit_unfreed(code)
     return code
 
@@ -533,29 +536,6 @@ def _command(args: argparse.Namespace) -> int:
             raise
         print(f"cliffbench: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-
-
-def exit_unfreed(code: int) -> NoReturn:
-    """End the process with status ``code`` without freeing its objects one by one (as mypy's
-    ``hard_exit``; Clang's driver skips the same work with ``-disable-free``): a big sweep's
-    parent holds a few objects for each run it planned and each row it kept, and freeing them
-    takes longer than its summary. What else a normal exit does is done first: where a
-    thread other than the main one is still working (not a daemon), the exit is the normal
-    one, which waits for it; the exit handlers run (``atexit``: logging's last flush, the
-    temporary folders' removal); the standard streams are flushed."""
-    import atexit
-    import threading
-
-    main_thread = threading.main_thread()
-    if any(t is not main_thread and t.is_alive() and not t.daemon for t in threading.enumerate()):
-        sys.exit(code)
-    try:
-        atexit._run_exitfuncs()  # the handlers a normal exit runs (the interpreter's own call)
-    finally:
-        for stream in (sys.stdout, sys.stderr):
-            with contextlib.suppress(Exception):  # a closed pipe: its reader wanted no more
-                stream.flush()
-        os._exit(int(code or 0))
 
 
 if __name__ == "__main__":

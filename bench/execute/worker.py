@@ -43,6 +43,7 @@ from typing import Any
 
 import instances
 from bench.execute import described, wire
+from bench.execute.ending import exit_unfreed
 from bench.execute.limits import become_subreaper, die_with_parent, end_own_descendants
 from bench.execute.timeline import set_role, stamp
 
@@ -446,6 +447,8 @@ def main(argv: list[str] | None = None) -> None:
         except Exception as exc:  # a bug outside the solver: report it, stay alive
             send({"op": "result", "id": message["task"]["id"], "kind": "error",
                   "message": f"worker: {type(exc).__name__}: {exc}"})
+    end_own_descendants()
+    exit_unfreed(0)  # told to stop, every result sent: the sweep waits for this process's end
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
-"""The program's end (bench/cli.py ``exit_unfreed``): the process ends without freeing its
-objects, after what a normal exit does that anyone sees (exit handlers, flushed streams, the
-threads still working), with the command's status."""
+"""The program's end (bench/execute/ending.py ``exit_unfreed``, which the command line and the
+workers end with): the process ends without freeing its objects, after what a normal exit does
+that anyone sees (exit handlers, flushed streams, the threads still working), with the
+command's status."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ def test_the_exit_runs_the_handlers_flushes_and_frees_nothing():
     handlers are, and what was written but not flushed arrives."""
     source = """
         import atexit, sys
-        from bench.cli import exit_unfreed
+        from bench.execute.ending import exit_unfreed
 
         class Noisy:
             def __del__(self):
@@ -42,7 +43,7 @@ def test_the_exit_runs_the_handlers_flushes_and_frees_nothing():
 def test_a_thread_still_working_gets_the_normal_exit():
     proc = program("""
         import threading, time
-        from bench.cli import exit_unfreed
+        from bench.execute.ending import exit_unfreed
 
         def late():
             time.sleep(0.3)

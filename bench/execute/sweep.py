@@ -89,9 +89,10 @@ def _prepare(suite_name: str, timeout: float | None, mem: int | None, repeats: i
         given = " (or --param)" if params else ""
         raise SuiteError(f"{suite.path}{given}: {exc}") from None
     tasks, seen = [], set()
-    for task in build_tasks(suite, configs):
-        if task.key not in seen:
-            seen.add(task.key)
+    for task in build_tasks(suite, configs):  # a run planned twice (by two rungs) runs once
+        identity = task.identity
+        if identity not in seen:
+            seen.add(identity)
             tasks.append(task)
     return suite, tasks
 
@@ -468,7 +469,7 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
         manifest["started_at"] = first.get("started_at", started)
         manifest["resumed_at"] = [*first.get("resumed_at", []), started]
     write_manifest(directory, manifest)
-    done_rows = [done[t.key] for t in tasks if t.key in done]
+    done_rows = [done[t.key] for t in tasks if t.key in done] if done else []
     bar = Progress(sweep, planned, done_rows, None if executor == "dask" else jobs,
                    progress_mode(progress), up_to=up_to)
 

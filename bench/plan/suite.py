@@ -153,9 +153,12 @@ class Suite:
 
 @dataclass(slots=True)
 class Task:
-    """One run: (solver config, instance, repeat) under a budget. ``key`` is its identity."""
+    """One run: (solver config, instance, repeat) under a budget. ``key`` is its identity: the
+    key given, or (given None) made by ``keys`` (its config's :class:`RunKeys`) when first
+    asked, which a block ladder's runs are mostly not before they run (:attr:`identity` tells
+    runs apart while a sweep is planned)."""
 
-    key: str
+    given_key: str | None = field(compare=False)
     ref: InstanceRef
     config: SolverConfig
     repeat: int
@@ -166,6 +169,22 @@ class Task:
     block: str = ""  # the block's id ('' outside blocks: a run of its own)
     block_index: int = 0  # the position in its block, from 0
     block_size: int = 1  # the instances its block holds
+    keys: RunKeys | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def key(self) -> str:
+        if self.given_key is None:
+            self.given_key = self.keys.key(self.ref.instance_id)
+        return self.given_key
+
+    @property
+    def identity(self) -> Any:
+        """What is equal for two runs exactly when their keys are: the key, or before it is
+        made, the instance id with the key's text around it (:meth:`RunKeys.key`)."""
+        keys = self.keys
+        if self.given_key is not None or keys is None or keys.head is None:
+            return self.key
+        return (keys.head, self.ref.instance_id, keys.tail)
 
     @property
     def stream(self) -> tuple[str, str]:
@@ -646,15 +665,12 @@ def rung_tasks(refs: list[InstanceRef], configs: list[SolverConfig],
     budget_s, mem_mb, cores = runs.suite.timeout, runs.suite.mem, runs.suite.cores
     out = []
     for ref in refs:
-        instance_id = None
         for config, applies, repeats in families[ref.family]:
             if applies is not None and not applies(ref.instance):
                 continue
-            if instance_id is None:
-                instance_id = ref.instance_id
             for repeat, seed, keys in repeats:
-                out.append(Task(keys.key(instance_id), ref, config, repeat, seed, budget_s,
-                                mem_mb, cores))
+                out.append(Task(None, ref, config, repeat, seed, budget_s, mem_mb, cores,
+                                keys=keys))
     return out
 
 
@@ -664,12 +680,11 @@ def _same_runs_tasks(refs: list[InstanceRef], plans: list[tuple[SolverConfig, An
     config choosing among them): the keys of each (config, repeat) made in one pass."""
     if not plans:
         return []
-    ids = [ref.instance_id for ref in refs]
-    columns = [(config, repeat, seed, keys.keys(ids))
+    columns = [(config, repeat, seed, keys)
                for config, _, repeats in plans for repeat, seed, keys in repeats]
     budget_s, mem_mb, cores = suite.timeout, suite.mem, suite.cores
-    return [Task(keys[i], ref, config, repeat, seed, budget_s, mem_mb, cores)
-            for i, ref in enumerate(refs) for config, repeat, seed, keys in columns]
+    return [Task(None, ref, config, repeat, seed, budget_s, mem_mb, cores, keys=keys)
+            for ref in refs for config, repeat, seed, keys in columns]
 
 
 def assign_blocks(tasks: list[Task], ladder: str, rung: str, size: int) -> None:

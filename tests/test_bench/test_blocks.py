@@ -488,6 +488,39 @@ def test_the_run_grid_is_its_definition(tmp_path, name):
         == [(t.ref, t.config, *(getattr(t, f) for f in fields)) for t in want]
 
 
+def test_a_run_planned_twice_runs_once_and_its_key_waits(tmp_path):
+    """A puzzle twice in a file and again on another rung is planned once per solver; a block
+    ladder's keys are not made while the sweep is planned (but a block's first run's, which
+    its id holds), and are ``run_key``'s when asked."""
+    from bench.execute.sweep import prepare_sweep
+    from bench.plan.suite import run_key
+
+    line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    other = line.replace("4", ".", 1)
+    (tmp_path / "p.txt").write_text(f"{line}\n{other}\n{line}\n")
+    suite = tmp_path / "twice.toml"
+    suite.write_text(f"""name = "twice"
+timeout = 10
+[[solver]]
+name = "native"
+[[solver]]
+name = "norvig"
+[[ladder]]
+name = "file"
+block = 2
+rungs = [ {{ label = "a", instances = ["{tmp_path / 'p.txt'}"] }},
+          {{ label = "b", instances = ["{tmp_path / 'p.txt'}:3"] }} ]
+""")
+    planned, tasks = prepare_sweep(str(suite))
+    assert [(t.ref.rung, t.config.label, t.ref.source.rsplit(":", 1)[1]) for t in tasks] == [
+        ("a", "native", "1"), ("a", "norvig", "1"), ("a", "native", "2"), ("a", "norvig", "2")]
+    assert [t.given_key is None for t in tasks] == [False, False, True, True]
+    assert len({t.key for t in tasks}) == 4
+    for t in tasks:
+        assert t.key == run_key(t.config, t.ref.instance_id, t.repeat, t.seed, t.budget_s,
+                                t.mem_mb, t.cores)
+
+
 def test_the_journal_read_as_columns_is_the_rows(tmp_path):
     from bench.table.store import to_frame
 

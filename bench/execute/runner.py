@@ -285,7 +285,7 @@ def instance_columns(task: Task) -> dict[str, Any]:
         "feasible": generated.feasible, "known_optimum": generated.known_optimum,
         "max_score": getattr(instance, "max_score", None),
     }
-    for key, value in {**generated.params, **ref.extra_params}.items():
+    for key, value in {**generated.params, **(ref.extra_params or {})}.items():
         row[f"p_{key}"] = value
     return row
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import glob
 import itertools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +41,9 @@ MAX_SPEC_INSTANCES = 100_000
 
 @dataclass(slots=True)
 class InstanceRef:
-    """An instance as the parent knows it: with its secret, its source and its place on a ladder."""
+    """An instance as the parent knows it: with its secret, its source and its place on a ladder.
+    ``extra_params``: parameter columns of its rows beyond its generator's (None: none; not a
+    new empty dict for each of a big file's instances)."""
 
     family: str
     generated: Generated
@@ -49,7 +51,7 @@ class InstanceRef:
     ladder: str = ""
     rung: str = ""
     rung_index: int | None = None
-    extra_params: dict[str, Any] = field(default_factory=dict)
+    extra_params: dict[str, Any] | None = None
 
     @property
     def instance(self) -> Any:

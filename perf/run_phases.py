@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -55,14 +54,12 @@ def timed_run(suite: Path, results: Path) -> dict[str, tuple[float, float]]:
         undo.append((owner, name, original))
     from bench import cli
 
-    try:
-        sys.argv = ["cliffbench", "run", str(suite), "--results", str(results), "--overwrite",
-                    "--no-figures"]
+    try:  # the command's words given: run in this process, which goes on after it
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            cli.main()
-    except SystemExit as exc:
-        if exc.code:
-            raise
+            code = cli.main(["run", str(suite), "--results", str(results), "--overwrite",
+                             "--no-figures"])
+        if code:
+            raise SystemExit(f"cliffbench run {suite} ended with status {code}")
     finally:
         for owner, name, original in undo:
             setattr(owner, name, original)

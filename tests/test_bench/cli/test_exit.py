@@ -9,7 +9,7 @@ import subprocess
 import sys
 import textwrap
 
-from tests.helpers import cliffbench
+from helpers import cliffbench
 
 
 def program(source: str) -> subprocess.CompletedProcess:

@@ -86,7 +86,7 @@ def _kinds(values: list[Any], na_type: type) -> set[type]:
 
 def compact(directory: str | Path, journal: Journal | None = None) -> Path:
     """Write ``runs.parquet`` from the journal (atomically: write then rename): straight from
-    its parts to Arrow (:func:`parts_to_arrow`), or through :func:`to_frame` where a column's
+    its parts to Arrow (:func:`write_parts`), or through :func:`to_frame` where a column's
     values do not convert exactly; the file reads back as ``to_frame`` of the columns.
     ``journal``: the object that wrote it, whose parts may be in memory."""
     directory = Path(directory)
@@ -95,21 +95,75 @@ def compact(directory: str | Path, journal: Journal | None = None) -> Path:
     n = sum(size for _, _, size in parts)
     target = directory / TABLE
     tmp = target.with_suffix(".parquet.tmp")
-    table = parts_to_arrow(parts, n)
     _just_written.clear()
-    if table is not None:
-        import pyarrow.parquet as pq
-
-        shared = [name for name in table.column_names if name not in OWN_VALUE_COLUMNS]
-        pq.write_table(table, tmp, use_dictionary=shared, write_statistics=shared,
-                       **PARQUET_COMPRESSION)
-    else:
+    table = write_parts(parts, n, tmp)
+    if table is None:
         to_frame(Journal.columns_of(parts)[0]).to_parquet(tmp, index=False,
                                                           **PARQUET_COMPRESSION)
     os.replace(tmp, target)
     if table is not None:
         _just_written[str(target.resolve())] = (_stamp(target), table)
     return target
+
+
+#: The rows of a row group of the table: a bigger table is converted one row group at a time
+#: while a thread writes the one before (Parquet's encoder releases the GIL), so that its
+#: conversion and its writing overlap on two cores.
+ROW_GROUP_ROWS = 8192
+
+
+def write_parts(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], n: int,
+                path: Path) -> Any:
+    """Write the table of the journal's parts (``Journal.read_parts``) to ``path`` as
+    Parquet, row group by row group (:data:`ROW_GROUP_ROWS` rows or so, whole parts each),
+    and return it as Arrow; None, with nothing meant to be kept at ``path``, where a column
+    does not convert exactly (:func:`parts_to_arrow`)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    dtypes = table_dtypes(parts)
+    if dtypes is None:
+        return None
+    groups = row_groups(parts, ROW_GROUP_ROWS)
+    schema = arrow_schema(dtypes)
+    first = arrow_table(groups[0], dtypes, schema)
+    if first is None:
+        return None
+    shared = [name for name in schema.names if name not in OWN_VALUE_COLUMNS]
+    options = {"use_dictionary": shared, "write_statistics": shared, **PARQUET_COMPRESSION}
+    if len(groups) == 1:
+        pq.write_table(first, path, **options)
+        return first
+    from concurrent.futures import ThreadPoolExecutor
+
+    tables = [first]
+    with pq.ParquetWriter(path, schema, **options) as writer, \
+            ThreadPoolExecutor(1, thread_name_prefix="compact") as pool:
+        written = pool.submit(writer.write_table, first)
+        for group in groups[1:]:
+            table = arrow_table(group, dtypes, schema)
+            written.result()  # the writer's error, if any, is raised here
+            if table is None:
+                return None
+            tables.append(table)
+            written = pool.submit(writer.write_table, table)
+        written.result()
+    return pa.concat_tables(tables)
+
+
+def row_groups(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], rows: int
+               ) -> list[list[tuple[dict[str, Any], dict[str, list[Any]], int]]]:
+    """The parts in consecutive groups of about ``rows`` rows (whole parts; at least one
+    group, even of no part)."""
+    groups: list[list[tuple[dict[str, Any], dict[str, list[Any]], int]]] = [[]]
+    held = 0
+    for part in parts:
+        if held >= rows:
+            groups.append([])
+            held = 0
+        groups[-1].append(part)
+        held += part[2]
+    return groups
 
 
 #: The columns whose value is a run's own in nearly every row (its key, its instance, its
@@ -139,12 +193,17 @@ def parts_to_arrow(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]]
     it gives the same frame), made part by part at C speed: a varying column converted, a
     constant one repeated, an absent one null. None when a column does not convert to its
     type exactly (a value of another type: ``to_frame`` then converts it as it does)."""
-    import pandas as pd
-    import pyarrow as pa
-    import pyarrow.compute as pc
+    dtypes = table_dtypes(parts)
+    return None if dtypes is None else arrow_table(parts, dtypes, arrow_schema(dtypes))
 
-    if not parts:
-        parts = [({}, {}, 0)]
+
+def table_dtypes(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]]
+                 ) -> dict[str, str] | None:
+    """The dtype of each column of the table of the parts, in order (the schema's columns,
+    then the others sorted, as :func:`to_frame` orders them); None where an extra column's
+    values mix types that convert only as texts."""
+    import pandas as pd
+
     dtypes = {name: dtype for name, (dtype, _) in COLUMNS.items()}
     for name in sorted({name for same, varying, _ in parts for name in (*same, *varying)}
                        - COLUMNS.keys()):
@@ -154,6 +213,25 @@ def parts_to_arrow(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]]
         if dtype == "Int64" and _has_null(parts, name):
             dtype = "Float64"  # as to_frame's: pandas reads whole numbers with nulls as floats
         dtypes[name] = dtype
+    return dtypes
+
+
+def arrow_schema(dtypes: dict[str, str]) -> Any:
+    """The Arrow schema, pandas' metadata included, of a table of these column dtypes."""
+    import pandas as pd
+    import pyarrow as pa
+
+    empty = pd.DataFrame({name: pd.Series([], dtype=dtype) for name, dtype in dtypes.items()})
+    return pa.Schema.from_pandas(empty, preserve_index=False)
+
+
+def arrow_table(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]],
+                dtypes: dict[str, str], schema: Any) -> Any:
+    """The Arrow table (of ``schema``) of the parts' rows, each column of its dtype; None
+    where a value does not convert to it exactly."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     arrays = []
     pool = table_memory_pool()
     for name, dtype in dtypes.items():
@@ -170,13 +248,13 @@ def parts_to_arrow(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]]
                 return None
             else:
                 pieces.append(_repeated(values, size, kind, pool))
+        if not pieces:  # no part, no row
+            pieces.append(pa.nulls(0, kind, memory_pool=pool))
         # one chunk: the table's columns as one array each, as pandas works on them fastest
         array = pa.concat_arrays(pieces, memory_pool=pool) if len(pieces) != 1 else pieces[0]
         if dtype == "Float64" and pc.any(pc.is_nan(array)).as_py():
             return None  # a NaN: to_frame makes it a null
         arrays.append(array)
-    empty = pd.DataFrame({name: pd.Series([], dtype=dtype) for name, dtype in dtypes.items()})
-    schema = pa.Schema.from_pandas(empty, preserve_index=False)
     return pa.Table.from_arrays(arrays, schema=schema)
 
 

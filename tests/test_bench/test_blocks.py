@@ -778,3 +778,35 @@ def test_a_block_sweep_stamps_its_pipeline_where_asked(tmp_path):
     assert {"wait<", "wait>", "given", "recorded"} <= {name for _, name in events["parent"]}
     clocks = [float(clock) for role in events.values() for clock, _ in role]
     assert max(clocks) - min(clocks) < 300
+
+
+def test_a_table_of_many_row_groups_reads_as_to_frame(tmp_path, monkeypatch):
+    """A table of more rows than ``ROW_GROUP_ROWS`` is written group by group (the next group
+    converted while a thread writes the last): the file holds several row groups and reads
+    back, from the file and from the table kept for ``load``, as ``to_frame`` of the rows; a
+    value that does not convert as it is, in the last group only (a number in a text column),
+    sends the whole table through ``to_frame``."""
+    import pandas as pd
+    import pyarrow.parquet as pq
+
+    from bench.table import store
+
+    monkeypatch.setattr(store, "ROW_GROUP_ROWS", 4)
+    for name, message in (("exact", "late"), ("mixed", 42)):
+        folder = tmp_path / name
+        journal = Journal(folder / "journal.jsonl")
+        for first in range(0, 9, 3):  # chunks of 3 rows, then one of 2: groups of 6 and 5
+            journal.append_columns({"solver": "x", "p_box": 3},
+                                   {"key": [f"k{i}" for i in range(first, first + 3)],
+                                    "t_wall": [i / 7 for i in range(first, first + 3)],
+                                    "s_mode": ["x" if first < 6 else "y"] * 2 + [None]}, 3)
+        journal.append_columns({"solver": "x", "p_box": 4},
+                               {"key": ["k9", "k10"], "t_wall": [0.5, None],
+                                "message": [message, None]}, 2)
+        journal.close()
+        expected = store.to_frame(journal.read())
+        store.compact(folder)
+        pd.testing.assert_frame_equal(pd.read_parquet(folder / store.TABLE), expected)
+        groups = pq.ParquetFile(folder / store.TABLE).metadata.num_row_groups
+        assert groups == (2 if name == "exact" else 1), (name, groups)
+        pd.testing.assert_frame_equal(store.load(folder), expected)

@@ -359,7 +359,7 @@ def run_sweep(suite_name: str, *, solvers: list[str] | None = None,
     LocalCluster of ``jobs`` workers: the Dask path, on one machine) or ``dask`` (the cluster
     whose scheduler is at ``scheduler``). ``held``: where the sweep's plan and journal (with
     the rows it kept) are put to stay alive after it returns, for a program that ends without
-    freeing them (bench/cli.py's ``exit_unfreed``)."""
+    freeing them (bench/execute/ending.py's ``exit_unfreed``)."""
     if executor not in EXECUTORS:
         raise SuiteError(f"unknown executor {executor!r} (known: {', '.join(EXECUTORS)})")
     if (executor == "dask") != (scheduler is not None):

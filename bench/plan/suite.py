@@ -677,7 +677,8 @@ def rung_tasks(refs: list[InstanceRef], configs: list[SolverConfig],
 def _same_runs_tasks(refs: list[InstanceRef], plans: list[tuple[SolverConfig, Any, Any]],
                      suite: Suite) -> list[Task]:
     """:func:`rung_tasks` of instances that all meet the same runs (of one family, and no
-    config choosing among them): the keys of each (config, repeat) made in one pass."""
+    config choosing among them), in one pass; each run's key is made by its (config, repeat)'s
+    :class:`RunKeys` when first asked."""
     if not plans:
         return []
     columns = [(config, repeat, seed, keys)

@@ -92,11 +92,10 @@ def compact(directory: str | Path, journal: Journal | None = None) -> Path:
     directory = Path(directory)
     journal = journal if journal is not None else Journal(directory / JOURNAL)
     parts = journal.read_parts()
-    n = sum(size for _, _, size in parts)
     target = directory / TABLE
     tmp = target.with_suffix(".parquet.tmp")
     _just_written.clear()
-    table = write_parts(parts, n, tmp)
+    table = write_parts(parts, tmp)
     if table is None:
         to_frame(Journal.columns_of(parts)[0]).to_parquet(tmp, index=False,
                                                           **PARQUET_COMPRESSION)
@@ -112,8 +111,8 @@ def compact(directory: str | Path, journal: Journal | None = None) -> Path:
 ROW_GROUP_ROWS = 8192
 
 
-def write_parts(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], n: int,
-                path: Path) -> Any:
+def write_parts(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], path: Path
+                ) -> Any:
     """Write the table of the journal's parts (``Journal.read_parts``) to ``path`` as
     Parquet, row group by row group (:data:`ROW_GROUP_ROWS` rows or so, whole parts each),
     and return it as Arrow; None, with nothing meant to be kept at ``path``, where a column

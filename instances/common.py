@@ -174,6 +174,22 @@ def head_text(path: str | Path, limit: int = SNIFF_BYTES) -> tuple[str, bool]:
         raise InstanceError(f"cannot read: {exc}", str(path)) from None
 
 
+def sniff_text(path: str | Path) -> tuple[str, bool]:
+    """What a sniffer reads of a file, and whether it is the whole file: its head
+    (:func:`head_text`), or the whole file where the head holds nothing but blank and ``#``
+    comment lines."""
+    text, whole = head_text(path)
+    if not whole and first_content(text_lines(text)) is None:
+        return read_text(path), True
+    return text, whole
+
+
+def first_content(lines: list[str]) -> str | None:
+    """The first line that is neither blank nor a ``#`` comment, None if there is none."""
+    return next((line for line in lines if line.strip() and not line.lstrip().startswith("#")),
+                None)
+
+
 # --------------------------------------------------------------------------------------------
 # generator parameters
 #

@@ -36,7 +36,14 @@ import re
 from pathlib import Path
 from typing import Any
 
-from instances.common import Generated, InstanceError, head_text, read_text, text_lines
+from instances.common import (
+    Generated,
+    InstanceError,
+    first_content,
+    read_text,
+    sniff_text,
+    text_lines,
+)
 from instances.latin.check import check
 from instances.latin.model import HOLE, MAX_ORDER, Instance, Solution
 
@@ -241,22 +248,10 @@ def sniff(path: str | Path) -> bool:
         if path.suffix == ".json":
             data = json.loads(read_text(path))
             return isinstance(data, dict) and data.get("family") == "latin"
-        text, whole = head_text(path)
-        first = _first_words(text_lines(text))
-        if first is None and not whole:  # a head of comments: the whole file
-            first = _first_words(text_lines(read_text(path)))
-        return first is not None and first[0] == "order"
+        first = first_content(text_lines(sniff_text(path)[0]))
+        return first is not None and first.split()[0] == "order"
     except (InstanceError, ValueError, RecursionError):
         return False
-
-
-def _first_words(lines: list[str]) -> list[str] | None:
-    """The words of the first line that is neither blank nor a comment (None: no such line)."""
-    for line in lines:
-        words = line.split()
-        if words and not words[0].startswith("#"):
-            return words
-    return None
 
 
 def read_solution(path: str | Path, instance: Instance) -> Solution:

@@ -22,9 +22,10 @@ from pathlib import Path
 from instances.common import (
     Generated,
     InstanceError,
+    first_content,
     generated_each,
-    head_text,
     read_text,
+    sniff_text,
     text_lines,
 )
 from instances.sudoku.model import (
@@ -99,12 +100,6 @@ def parse_drawn(text: str, name: str = "", path: str | None = None) -> Instance:
     return Instance(box, tuple(digit_of(ch, size) or 0 for ch, _ in symbols), name)
 
 
-def _first_content(lines: list[str]) -> str | None:
-    """The first line that is neither blank nor a ``#`` comment, None if there is none."""
-    return next((line for line in lines if line.strip() and not line.lstrip().startswith("#")),
-                None)
-
-
 def parse_text(text: str, path: str | None = None) -> list[Instance]:
     """Every puzzle of a file's text (line format, or one drawn grid)."""
     return [puzzle for puzzle, _ in parse_with_solutions(text, path)]
@@ -118,7 +113,7 @@ def parse_with_solutions(text: str, path: str | None = None
     puzzles = _bare_puzzles(lines, path)
     if puzzles is not None:
         return [(puzzle, None) for puzzle in puzzles]
-    first = _first_content(lines)
+    first = first_content(lines)
     if first is None:
         raise InstanceError("no puzzle in the file", path)
     stem = _stem(path)
@@ -193,14 +188,14 @@ SNIFF_LINES = 100
 
 def sniff(path: str | Path) -> bool:
     """Whether a file (of a suffix other families read too) looks like Sudoku puzzles: its
-    first :data:`SNIFF_LINES` lines (those in its head, ``head_text``) when it holds a puzzle
-    a line, else the whole drawn grid."""
+    first :data:`SNIFF_LINES` lines from its first puzzle (of what ``sniff_text`` reads) when
+    it holds a puzzle a line, else the whole drawn grid."""
     try:
-        text, whole = head_text(path)
+        text, whole = sniff_text(path)
         lines = text_lines(text)
-        first = _first_content(lines)
-        if first is not None and grid_token(first) is not None:
-            text = "\n".join(lines[:SNIFF_LINES])
+        first = first_content(lines)
+        if first is not None and grid_token(first) is not None:  # comments above it not counted
+            text = "\n".join(lines[:lines.index(first) + SNIFF_LINES])
         elif not whole:
             text = read_text(path)
         parse_text(text, str(path))

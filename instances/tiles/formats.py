@@ -19,7 +19,7 @@ import math
 import re
 from pathlib import Path
 
-from instances.common import Generated, InstanceError, head_text, read_text, text_lines
+from instances.common import Generated, InstanceError, read_text, sniff_text, text_lines
 from instances.tiles.model import GOALS, Instance, Solution
 
 SUFFIXES = (".tiles", ".txt")
@@ -128,16 +128,11 @@ def read_file(path: str | Path) -> list[Generated]:
 
 
 def sniff(path: str | Path) -> bool:
-    """Whether a file (of a suffix other families read too) looks like tile instances: its
-    head (``head_text``) reads as such, or the whole file where the head holds nothing but
-    blank and comment lines (a reader names a bad line further down when the file is
-    read)."""
+    """Whether a file (of a suffix other families read too) looks like tile instances: what
+    ``sniff_text`` reads of it reads as such (a reader names a bad line further down when the
+    file is read)."""
     try:
-        text, whole = head_text(path)
-        if not whole and not any(line.strip() and not line.lstrip().startswith("#")
-                                 for line in text_lines(text)):
-            text = read_text(path)
-        parse_text(text, str(path))
+        parse_text(sniff_text(path)[0], str(path))
     except InstanceError:
         return False
     return True

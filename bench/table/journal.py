@@ -186,6 +186,12 @@ class Journal:
             parts.append(({}, transpose(single), len(single)))
         return parts
 
+    def kept_parts(self) -> list[tuple[dict[str, Any], dict[str, list[Any]], int]] | None:
+        """The parts this object wrote and keeps in memory, in order (each chunk line's, each
+        single row's as a part of one row): the list itself, which grows as lines are
+        appended; None where it keeps none (see the class's docstring)."""
+        return self._kept
+
     @staticmethod
     def columns_of(parts: Any) -> tuple[dict[str, list[Any]], int]:
         """Columns of (same, varying, size) parts in order."""

@@ -36,7 +36,7 @@ from bench.execute.limits import process_table
 from bench.execute.slot import GRACE_S, MEMORY_POLL_S, POLL_S, RunnerError, Slot
 from bench.execute.timeline import stamp
 from bench.execute.worker import prepare_key
-from bench.plan.suite import Adaptive, Task
+from bench.plan.suite import Adaptive, Task, task_keys
 from bench.table.schema import SUCCESS
 from bench.table.store import now
 
@@ -297,8 +297,9 @@ def instance_column_lists(tasks: list[Task]) -> dict[str, list[Any]]:
 
     refs = [task.ref for task in tasks]
     generated = [ref.generated for ref in refs]
+    ids = [g.instance.instance_id for g in generated]
     columns: dict[str, list[Any]] = {
-        "key": [task.key for task in tasks], "instance_id": [ref.instance_id for ref in refs],
+        "key": task_keys(tasks, ids), "instance_id": ids,
         "instance_name": [getattr(g.instance, "name", "") for g in generated],
         "source": [ref.source for ref in refs], "feasible": [g.feasible for g in generated],
         "known_optimum": [g.known_optimum for g in generated],

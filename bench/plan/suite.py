@@ -609,6 +609,19 @@ class RunKeys:
                 for instance_id in instance_ids]
 
 
+def task_keys(tasks: list[Task], instance_ids: list[str]) -> list[str]:
+    """Each run's key (``instance_ids``: each run's instance id, in order), those not made
+    yet made together (:meth:`RunKeys.keys`) where all runs are of one :class:`RunKeys`, as a
+    block's runs are; each run keeps its key."""
+    keys = tasks[0].keys if tasks else None
+    if keys is None or any(task.keys is not keys for task in tasks):
+        return [task.key for task in tasks]
+    missing = [i for i, task in enumerate(tasks) if task.given_key is None]
+    for i, key in zip(missing, keys.keys([instance_ids[i] for i in missing]), strict=True):
+        tasks[i].given_key = key
+    return [task.given_key for task in tasks]
+
+
 def build_tasks(suite: Suite, configs: list[SolverConfig]) -> list[Task]:
     """The run grid, ladder by ladder, rung by rung, each rung's instances in order, and for
     each its solver configs in order, then its repeats; a solver only meets the instances it

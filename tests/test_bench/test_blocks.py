@@ -439,6 +439,28 @@ def test_run_keys_made_together_are_each_ones_key():
             == [run_key(config, i, 0, 1, 10.0, 4000, 1) for i in ids]
 
 
+def test_a_blocks_keys_made_together_are_each_runs_key(tmp_path):
+    """``task_keys`` of a block's runs (of one ``RunKeys``, no key made yet) is each run's
+    ``run_key``, and each run keeps its key; runs of other configs, or with a key already,
+    give theirs."""
+    from bench.execute.sweep import prepare_sweep
+    from bench.plan.suite import run_key, task_keys
+
+    _, tasks = prepare_sweep(str(write_suite(tmp_path)))
+
+    def defined(task):
+        return run_key(task.config, task.ref.instance_id, task.repeat, task.seed,
+                       task.budget_s, task.mem_mb, task.cores)
+
+    native = [t for t in tasks if t.config.name == "native"][:5]  # a block's first has its key
+    assert [t.given_key is None for t in native] == [False, True, True, False, True]
+    ids = [t.ref.instance_id for t in native]
+    assert task_keys(native, ids) == [defined(t) for t in native]
+    assert [t.given_key for t in native] == [defined(t) for t in native]
+    mixed = [t for t in tasks if t.config.name == "norvig"][:2] + native[:2]
+    assert task_keys(mixed, [t.ref.instance_id for t in mixed]) == [defined(t) for t in mixed]
+
+
 def naive_grid(suite, configs):
     """The run grid as its definition says: for each ladder, rung and instance in turn, each
     config of the instance's family that climbs the ladder and accepts the instance, in each

@@ -89,13 +89,21 @@ def _prepare(suite_name: str, timeout: float | None, mem: int | None, repeats: i
     except ParamError as exc:  # a [[solver]] table's params (or --param): name the suite file
         given = " (or --param)" if params else ""
         raise SuiteError(f"{suite.path}{given}: {exc}") from None
-    tasks, seen = [], set()
-    for task in build_tasks(suite, configs):  # a run planned twice (by two rungs) runs once
-        identity = task.identity
+    return suite, distinct_runs(build_tasks(suite, configs))
+
+
+def distinct_runs(tasks: list[Task]) -> list[Task]:
+    """The runs, each once: a run planned twice (by two rungs, or a file holding an instance
+    twice) kept where it first comes (the list itself where none is)."""
+    identities = [task.identity for task in tasks]
+    if len(set(identities)) == len(identities):
+        return tasks
+    out, seen = [], set()
+    for task, identity in zip(tasks, identities, strict=True):
         if identity not in seen:
             seen.add(identity)
-            tasks.append(task)
-    return suite, tasks
+            out.append(task)
+    return out
 
 
 @contextlib.contextmanager

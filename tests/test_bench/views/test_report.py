@@ -159,6 +159,10 @@ def test_par2_is_na_when_a_budget_is_missing(ladder):
 
 def test_constant_params_keep_the_plain_name(ladder):
     assert set(config_labels(ladder)) == {"dfs", "sat"}
+    moved = ladder.set_axis([7] * len(ladder))  # labelled by the frame's own index, as a text
+    labels = config_labels(moved)
+    assert labels.index.equals(moved.index) and labels.dtype == "string"
+    assert labels.tolist() == moved["solver"].tolist()
 
 
 def test_swept_params_make_configs():

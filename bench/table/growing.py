@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.table import store
-from bench.table.journal import Journal
+from bench.table.journal import Journal, merged_parts
 
 #: A journal's part: ``(same, varying, size)`` (bench/table/journal.py).
 Part = tuple[dict[str, Any], dict[str, list[Any]], int]
@@ -121,7 +121,7 @@ class GrowingTable:
         """Convert the parts taken and have the thread write them as the next row group,
         once the one before is written (its error, if any, ends the file)."""
         try:
-            table = self._converted(self.pending)
+            table = self._converted(merged_parts(self.pending))
             if table is not None and self.written is not None:
                 self.written.result()
         except Exception:  # noqa: BLE001 - compaction writes the table and meets it again

@@ -65,6 +65,27 @@ def test_the_growing_table_is_the_table_compaction_writes(tmp_path, small_groups
     pd.testing.assert_frame_equal(store.load(tmp_path), expected)
 
 
+def test_single_rows_grow_the_table_as_compaction_reads_them(tmp_path, small_groups,
+                                                              monkeypatch):
+    """Runs' rows one by one (not in blocks), between chunks: the growing table takes them
+    as compaction does (each stretch of single rows read together), and is the table."""
+    journal = Journal(tmp_path / store.JOURNAL)
+    growing = GrowingTable(tmp_path)
+    for i in range(7):
+        journal.append({"key": f"r{i}", "solver": "y", "p_box": 3, "t_wall": i / 3,
+                        **({"s_seed": i} if i % 2 else {})})
+        growing.take(journal)
+        if i == 3:
+            journal.append_columns(*chunk(100))
+            growing.take(journal)
+    journal.close()
+    assert growing.tables
+    expected = store.to_frame(journal.read())
+    not_written_again(monkeypatch)
+    store.compact(tmp_path, journal, growing)
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / store.TABLE), expected)
+
+
 @pytest.mark.parametrize("late", [
     {"s_depth": [1, None, 2]},  # whole numbers that meet a null: a float column in the end
     {"p_extra": ["a", "b", "c"]},  # a column the first group did not have

@@ -97,7 +97,9 @@ def compact(directory: str | Path, journal: Journal | None = None, growing: Any 
     directory = Path(directory)
     target = directory / TABLE
     _just_written.clear()
-    table = growing.finish(journal) if growing is not None and journal is not None else None
+    table = None
+    if growing is not None:  # without the journal that wrote it, it cannot be told exact
+        table = growing.finish(journal) if journal is not None else growing.discard()
     if table is not None:
         os.replace(growing.path, target)
     else:

@@ -40,7 +40,6 @@ from bench.plan.suite import (
     solver_configs,
     specs_named,
 )
-from bench.table.growing import GrowingTable
 from bench.table.journal import Journal
 from bench.table.store import JOURNAL, compact, environment, now, write_manifest
 
@@ -482,16 +481,12 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
     bar = Progress(sweep, planned, done_rows, None if executor == "dask" else jobs,
                    progress_mode(progress), up_to=up_to)
 
-    growing = GrowingTable(directory)  # the table's row groups, written as the rows come
-
     def record(row: dict[str, Any]) -> None:
         journal.append(row)
-        growing.take(journal)
         bar.update(row)
 
     def record_chunk(chunk: ChunkRows) -> None:
         journal.append_columns(chunk.same, chunk.varying, len(chunk.tasks), later=True)
-        growing.take(journal)
         bar.update_many(chunk.column("status"), chunk.column("t_wall"))
         kept_out_of_collections()
 
@@ -507,7 +502,7 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
     finally:
         bar.close()
         journal.close()
-        compact(directory, journal, growing)
+        compact(directory, journal)
         if adaptive:
             manifest["adaptive"] = order.adaptive_summary()
         manifest["ended_at"] = now()

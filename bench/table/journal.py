@@ -136,24 +136,6 @@ def _unpack(chunk: dict[str, Any]) -> list[dict[str, Any]]:
             for values in zip(*varying.values(), strict=True)]
 
 
-def merged_parts(kept: list[tuple[dict[str, Any], dict[str, list[Any]], int]]
-                 ) -> list[tuple[dict[str, Any], dict[str, list[Any]], int]]:
-    """Parts as a journal keeps them (a chunk line's, or a single row's as a part of one row),
-    each stretch of single rows transposed into one part."""
-    parts, single = [], []
-    for same, varying, size in kept:
-        if size == 1 and not same:  # a run's row: runs of them transposed together
-            single.append({name: values[0] for name, values in varying.items()})
-            continue
-        if single:
-            parts.append(({}, transpose(single), len(single)))
-            single = []
-        parts.append((same, varying, size))
-    if single:
-        parts.append(({}, transpose(single), len(single)))
-    return parts
-
-
 class Journal:
     """A sweep's journal file. What this object appends to a journal that was empty when it
     began is also kept in memory, as the columns it wrote (after their cleaning), so that
@@ -191,13 +173,18 @@ class Journal:
         else from the file, repaired as :meth:`read` repairs."""
         if self._kept is None:
             return list(self._parts())
-        return merged_parts(self._kept)
-
-    def kept_parts(self) -> list[tuple[dict[str, Any], dict[str, list[Any]], int]] | None:
-        """The parts this object wrote and keeps in memory, in order (each chunk line's, each
-        single row's as a part of one row): the list itself, which grows as lines are
-        appended; None where it keeps none (see the class's docstring)."""
-        return self._kept
+        parts, single = [], []
+        for same, varying, size in self._kept:
+            if size == 1 and not same:  # a run's row: runs of them transposed together
+                single.append({name: values[0] for name, values in varying.items()})
+                continue
+            if single:
+                parts.append(({}, transpose(single), len(single)))
+                single = []
+            parts.append((same, varying, size))
+        if single:
+            parts.append(({}, transpose(single), len(single)))
+        return parts
 
     @staticmethod
     def columns_of(parts: Any) -> tuple[dict[str, list[Any]], int]:

@@ -84,34 +84,22 @@ def _kinds(values: list[Any], na_type: type) -> set[type]:
     return kinds
 
 
-def compact(directory: str | Path, journal: Journal | None = None, growing: Any = None
-            ) -> Path:
+def compact(directory: str | Path, journal: Journal | None = None) -> Path:
     """Write ``runs.parquet`` from the journal (atomically: write then rename): straight from
     its parts to Arrow (:func:`write_parts`), or through :func:`to_frame` where a column's
     values do not convert exactly; the file reads back as ``to_frame`` of the columns.
-    ``journal``: the object that wrote it, whose parts may be in memory; ``growing``: the
-    table written while it was (bench/table/growing.py), taken as it is where it holds
-    exactly what would be written here."""
-    from bench.table.growing import remove_stale
-
+    ``journal``: the object that wrote it, whose parts may be in memory."""
     directory = Path(directory)
+    journal = journal if journal is not None else Journal(directory / JOURNAL)
+    parts = journal.read_parts()
     target = directory / TABLE
+    tmp = target.with_suffix(".parquet.tmp")
     _just_written.clear()
-    table = None
-    if growing is not None:  # without the journal that wrote it, it cannot be told exact
-        table = growing.finish(journal) if journal is not None else growing.discard()
-    if table is not None:
-        os.replace(growing.path, target)
-    else:
-        journal = journal if journal is not None else Journal(directory / JOURNAL)
-        parts = journal.read_parts()
-        tmp = target.with_suffix(".parquet.tmp")
-        table = write_parts(parts, tmp)
-        if table is None:
-            to_frame(Journal.columns_of(parts)[0]).to_parquet(tmp, index=False,
-                                                              **PARQUET_COMPRESSION)
-        os.replace(tmp, target)
-    remove_stale(directory)
+    table = write_parts(parts, tmp)
+    if table is None:
+        to_frame(Journal.columns_of(parts)[0]).to_parquet(tmp, index=False,
+                                                          **PARQUET_COMPRESSION)
+    os.replace(tmp, target)
     if table is not None:
         _just_written[str(target.resolve())] = (_stamp(target), table)
     return target
@@ -140,7 +128,8 @@ def write_parts(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], p
     first = arrow_table(groups[0], dtypes, schema)
     if first is None:
         return None
-    options = parquet_options(schema)
+    shared = [name for name in schema.names if name not in OWN_VALUE_COLUMNS]
+    options = {"use_dictionary": shared, "write_statistics": shared, **PARQUET_COMPRESSION}
     if len(groups) == 1:
         pq.write_table(first, path, **options)
         return first
@@ -159,13 +148,6 @@ def write_parts(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], p
             written = pool.submit(writer.write_table, table)
         written.result()
     return pa.concat_tables(tables)
-
-
-def parquet_options(schema: Any) -> dict[str, Any]:
-    """How the table's file is written: dictionaries and statistics for the columns that
-    repeat a few values (not :data:`OWN_VALUE_COLUMNS`), the table's compression."""
-    shared = [name for name in schema.names if name not in OWN_VALUE_COLUMNS]
-    return {"use_dictionary": shared, "write_statistics": shared, **PARQUET_COMPRESSION}
 
 
 def row_groups(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], rows: int

@@ -185,7 +185,7 @@ def config_labels(df: pd.DataFrame) -> pd.Series:
     if "cores" in frame.columns:  # runs at different core counts are different configs
         swept = swept.assign(**{f"{PARAM_PREFIX_SOLVER}cores": frame["cores"]})
     if not _varying_params(swept, list(swept.columns)):  # one value each: every label a name
-        return solvers.set_axis(df.index)
+        return solvers.set_axis(df.index).rename(None)
     families = (frame["family"].astype("string").fillna("") if "family" in frame.columns
                 else pd.Series("", index=frame.index, dtype="string"))
     labels = np.empty(len(frame), dtype=object)

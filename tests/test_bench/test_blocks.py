@@ -440,9 +440,9 @@ def test_run_keys_made_together_are_each_ones_key():
 
 
 def test_a_blocks_keys_made_together_are_each_runs_key(tmp_path):
-    """``task_keys`` of a block's runs (of one ``RunKeys``, no key made yet) is each run's
-    ``run_key``, and each run keeps its key; runs of other configs, or with a key already,
-    give theirs."""
+    """``task_keys`` of a block's runs (of one ``RunKeys``; those without a key yet keyed
+    together) is each run's ``run_key``, and each run keeps its key; runs of several configs
+    give theirs one by one."""
     from bench.execute.sweep import prepare_sweep
     from bench.plan.suite import run_key, task_keys
 

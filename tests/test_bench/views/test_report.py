@@ -159,9 +159,10 @@ def test_par2_is_na_when_a_budget_is_missing(ladder):
 
 def test_constant_params_keep_the_plain_name(ladder):
     assert set(config_labels(ladder)) == {"dfs", "sat"}
-    moved = ladder.set_axis([7] * len(ladder))  # labelled by the frame's own index, as a text
+    # every parameter one value in the whole table: labelled by the frame's own index, as text
+    moved = ladder.assign(s_restart=100, s_phase=1).set_axis([7] * len(ladder))
     labels = config_labels(moved)
-    assert labels.index.equals(moved.index) and labels.dtype == "string"
+    assert labels.index.equals(moved.index) and labels.dtype == "string" and labels.name is None
     assert labels.tolist() == moved["solver"].tolist()
 
 

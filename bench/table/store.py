@@ -116,7 +116,7 @@ def write_parts(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], p
     """Write the table of the journal's parts (``Journal.read_parts``) to ``path`` as
     Parquet, row group by row group (:data:`ROW_GROUP_ROWS` rows or so, whole parts each),
     and return it as Arrow; None, with nothing meant to be kept at ``path``, where a column
-    does not convert exactly (:func:`parts_to_arrow`)."""
+    does not convert exactly (:func:`arrow_table`)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -181,17 +181,11 @@ ARROW_TYPES = {"string": "string", "Float64": "float64", "Int64": "int64", "bool
 
 
 def to_arrow(columns: dict[str, list[Any]], n: int) -> Any:
-    """:func:`parts_to_arrow` of columns (name -> ``n`` values each)."""
-    return parts_to_arrow([({}, columns, n)], n)
-
-
-def parts_to_arrow(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], n: int
-                   ) -> Any:
-    """The typed table of :func:`to_frame` of the journal's parts (``Journal.read_parts``:
-    ``(same, varying, size)`` each) as an Arrow table with pandas' metadata (so that reading
-    it gives the same frame), made part by part at C speed: a varying column converted, a
-    constant one repeated, an absent one null. None when a column does not convert to its
-    type exactly (a value of another type: ``to_frame`` then converts it as it does)."""
+    """The typed table of :func:`to_frame` of columns (name -> ``n`` values each) as an Arrow
+    table with pandas' metadata (so that reading it gives the same frame), made at C speed
+    (:func:`arrow_table`); None when a column does not convert to its type exactly (a value
+    of another type: ``to_frame`` then converts it as it does)."""
+    parts = [({}, columns, n)]
     dtypes = table_dtypes(parts)
     return None if dtypes is None else arrow_table(parts, dtypes, arrow_schema(dtypes))
 

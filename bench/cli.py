@@ -114,14 +114,16 @@ def cmd_run(args: argparse.Namespace) -> int:
                           params=_param_pairs(args.param), results=args.results,
                           name=args.name, argv=["cliffbench", *sys.argv[1:]],
                           executor=args.executor, scheduler=args.scheduler,
-                          held=args.held)
-    from bench.table.store import load
+                          held=args.held, table_in_background=True)
+    from bench.table.store import finish_writing, load
     from bench.views.report import terminal_summary
 
     table = load(directory)  # once, for the summary and the figures
     if args.held is not None:
         args.held.append(table)
-    print(terminal_summary(table, directory.name, claims=_claims_table(directory, table)))
+    summary = terminal_summary(table, directory.name, claims=_claims_table(directory, table))
+    finish_writing()  # the table's file, written meanwhile, in place before it is named
+    print(summary)
     print(f"\nresults: {directory}/runs.parquet (journal.jsonl, manifest.json)")
     if args.no_figures:
         return 0
@@ -136,9 +138,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 def _claims_table(directory: Path, table: Any, path: str | None = None) -> Any:
     """The claims table of a sweep (bench.views.claims), None when it has no claims file."""
     from bench.views.claims import sweep_claims
-    from bench.views.stats import normalize
 
-    return sweep_claims(directory, normalize(table), path)
+    return sweep_claims(directory, table, path, normalized=False)
 
 
 def _report_text(sweep: str | Path, fmt: str, results: str = "results",

@@ -5,8 +5,10 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from bench.plan.suite import SuiteError
 
@@ -35,4 +37,37 @@ def sweep_lock(results: Path, sweep: str) -> Iterator[None]:
         try:
             yield
         finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+            if _kept_for:  # a descriptor of its own keeps the lock until they are done
+                _close_when_done(os.dup(handle.fileno()), _kept_for[:])
+                _kept_for.clear()
+            else:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+#: What the lock held now waits for before it is released, after its ``with`` block: the
+#: futures of work the sweep left to a thread (its table's writing: bench/table/store.py
+#: ``compact(background=True)``), so that no other run of the sweep starts meanwhile.
+_kept_for: list[Any] = []
+
+
+def keep_lock_until(future: Any) -> None:
+    """Keep the sweep lock held now until ``future`` (a ``concurrent.futures.Future``) is
+    done, past the end of its ``with`` block."""
+    _kept_for.append(future)
+
+
+def _close_when_done(descriptor: int, futures: list[Any]) -> None:
+    """Close ``descriptor`` (the lock's last one, so the kernel releases the lock) once every
+    future is done: in the thread that finishes the last of them, or now."""
+    left = [len(futures)]
+    guard = threading.Lock()
+
+    def one_done(_: Any) -> None:
+        with guard:
+            left[0] -= 1
+            last = left[0] == 0
+        if last:
+            os.close(descriptor)
+
+    for future in futures:
+        future.add_done_callback(one_done)

@@ -23,7 +23,7 @@ from typing import Any
 from bench.api import ParamError
 from bench.execute.blocks import ChunkRows
 from bench.execute.early import workers_started_early
-from bench.execute.lock import sweep_lock
+from bench.execute.lock import keep_lock_until, sweep_lock
 from bench.execute.runner import LadderScheduler, Runner, available_cpus
 from bench.plan.registry import load_named, load_solvers
 from bench.plan.specs import InstanceRef
@@ -41,7 +41,14 @@ from bench.plan.suite import (
     specs_named,
 )
 from bench.table.journal import Journal
-from bench.table.store import JOURNAL, compact, environment, now, write_manifest
+from bench.table.store import (
+    JOURNAL,
+    compact,
+    environment,
+    now,
+    write_manifest,
+    writes_pending,
+)
 
 
 def prepare_sweep(suite_name: str, *, solvers: list[str] | None = None,
@@ -360,14 +367,17 @@ def run_sweep(suite_name: str, *, solvers: list[str] | None = None,
               results: str | Path = "results", name: str | None = None,
               progress: bool | None = None, argv: list[str] | None = None,
               executor: str = "local", scheduler: str | None = None,
-              held: list[Any] | None = None) -> Path:
+              held: list[Any] | None = None, table_in_background: bool = False) -> Path:
     """Run a suite into ``results/<name>/`` and return that folder.
 
     ``executor``: ``local`` (worker processes of this machine), ``dask-local`` (a Dask
     LocalCluster of ``jobs`` workers: the Dask path, on one machine) or ``dask`` (the cluster
     whose scheduler is at ``scheduler``). ``held``: where the sweep's plan and journal (with
     the rows it kept) are put to stay alive after it returns, for a program that ends without
-    freeing them (bench/execute/ending.py's ``exit_unfreed``)."""
+    freeing them (bench/execute/ending.py's ``exit_unfreed``). ``table_in_background``: return
+    once the table is made, its file finished by a thread (bench/table/store.py's ``compact``;
+    ``load`` takes the table from memory meanwhile, ``finish_writing`` waits for the file),
+    the sweep's lock held until it is in place."""
     if executor not in EXECUTORS:
         raise SuiteError(f"unknown executor {executor!r} (known: {', '.join(EXECUTORS)})")
     if (executor == "dask") != (scheduler is not None):
@@ -400,7 +410,8 @@ def run_sweep(suite_name: str, *, solvers: list[str] | None = None,
                 return _run_locked(suite, tasks, sweep, Path(results) / sweep, jobs=jobs,
                                    resume=resume, overwrite=overwrite, plugins=plugins,
                                    progress=progress, argv=argv, executor=executor,
-                                   scheduler=scheduler, early_runner=started, held=held)
+                                   scheduler=scheduler, early_runner=started, held=held,
+                                   table_in_background=table_in_background)
 
 
 EXECUTORS = ("local", "dask-local", "dask")
@@ -446,7 +457,7 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
                 plugins: list[str] | tuple[str, ...], progress: bool | None,
                 argv: list[str] | None, executor: str = "local",
                 scheduler: str | None = None, early_runner: Runner | None = None,
-                held: list[Any] | None = None) -> Path:
+                held: list[Any] | None = None, table_in_background: bool = False) -> Path:
     journal = Journal(directory / JOURNAL)
     if held is not None:
         held.append(journal)
@@ -502,7 +513,9 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
     finally:
         bar.close()
         journal.close()
-        compact(directory, journal)
+        compact(directory, journal, background=table_in_background)
+        for writing in writes_pending():
+            keep_lock_until(writing)
         if adaptive:
             manifest["adaptive"] = order.adaptive_summary()
         manifest["ended_at"] = now()

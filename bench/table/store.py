@@ -84,25 +84,70 @@ def _kinds(values: list[Any], na_type: type) -> set[type]:
     return kinds
 
 
-def compact(directory: str | Path, journal: Journal | None = None) -> Path:
+def compact(directory: str | Path, journal: Journal | None = None,
+            background: bool = False) -> Path:
     """Write ``runs.parquet`` from the journal (atomically: write then rename): straight from
     its parts to Arrow (:func:`write_parts`), or through :func:`to_frame` where a column's
     values do not convert exactly; the file reads back as ``to_frame`` of the columns.
-    ``journal``: the object that wrote it, whose parts may be in memory."""
+    ``journal``: the object that wrote it, whose parts may be in memory.
+
+    ``background``: return once the table is converted, its last row groups written and the
+    file renamed into place by a thread (the next :func:`load` of the sweep takes the table
+    from memory meanwhile; :func:`finish_writing` waits for the file and raises what the
+    writing raised). A command that prints a summary next overlaps the two on two cores."""
+    finish_writing()  # an earlier compaction's file first (it may be this one's)
     directory = Path(directory)
     journal = journal if journal is not None else Journal(directory / JOURNAL)
     parts = journal.read_parts()
     target = directory / TABLE
     tmp = target.with_suffix(".parquet.tmp")
     _just_written.clear()
-    table = write_parts(parts, tmp)
-    if table is None:
+    made = write_parts(parts, tmp, background)
+    if made is None:
         to_frame(Journal.columns_of(parts)[0]).to_parquet(tmp, index=False,
                                                           **PARQUET_COMPRESSION)
-    os.replace(tmp, target)
-    if table is not None:
-        _just_written[str(target.resolve())] = (_stamp(target), table)
+        os.replace(tmp, target)
+        return target
+    table, writing = made
+    key = str(target.resolve())
+    if writing is None:
+        os.replace(tmp, target)
+        _just_written[key] = (_stamp(target), table)
+        return target
+    _writing.append(writing.submit(_put_in_place, tmp, target, writing.finished))
+    writing.shutdown(wait=False)
+    _being_written[key] = table
     return target
+
+
+def _put_in_place(tmp: Path, target: Path, written: list[Any]) -> None:
+    """The last step of a background compaction, in its thread after the row groups and the
+    writer's close (``written``, their futures): the file renamed into place where each of
+    them succeeded, else removed and the first error raised."""
+    for future in written:
+        if future.exception() is not None:
+            tmp.unlink(missing_ok=True)
+            raise future.exception()
+    os.replace(tmp, target)
+
+
+def writes_pending() -> list[Any]:
+    """The futures of the background compactions not finished yet (each done once its file
+    is in place, or its writing failed)."""
+    return [future for future in _writing if not future.done()]
+
+
+def finish_writing() -> None:
+    """Wait for the tables :func:`compact` left to a thread, and raise the first error one
+    of them met (the file is then not in place; the journal still holds every row)."""
+    errors = []
+    while _writing:
+        error = _writing.pop(0).exception()
+        if error is not None:
+            errors.append(error)
+    _being_written.clear()
+    if errors:
+        raise errors[0]
 
 
 #: The rows of a row group of the table: a bigger table is converted one row group at a time
@@ -111,12 +156,44 @@ def compact(directory: str | Path, journal: Journal | None = None) -> Path:
 ROW_GROUP_ROWS = 8192
 
 
-def write_parts(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], path: Path
-                ) -> Any:
+class GroupWriting:
+    """A Parquet file's row groups written by one thread, in the order given: ``finished``
+    holds the futures of each write and of the writer's close."""
+
+    def __init__(self, writer: Any):
+        from concurrent.futures import ThreadPoolExecutor
+
+        self.writer = writer
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="compact")
+        self.finished: list[Any] = []
+
+    def write(self, table: Any) -> None:
+        self.finished.append(self.pool.submit(self.writer.write_table, table))
+
+    def close(self) -> None:
+        self.finished.append(self.pool.submit(self.writer.close))
+
+    def submit(self, *call: Any) -> Any:
+        return self.pool.submit(*call)
+
+    def shutdown(self, wait: bool) -> None:
+        self.pool.shutdown(wait=wait)
+
+    def wait(self) -> None:
+        """Wait for every write and the close; raise the first error."""
+        self.pool.shutdown(wait=True)
+        for future in self.finished:
+            future.result()
+
+
+def write_parts(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], path: Path,
+                background: bool = False) -> tuple[Any, GroupWriting | None] | None:
     """Write the table of the journal's parts (``Journal.read_parts``) to ``path`` as
     Parquet, row group by row group (:data:`ROW_GROUP_ROWS` rows or so, whole parts each),
-    and return it as Arrow; None, with nothing meant to be kept at ``path``, where a column
-    does not convert exactly (:func:`arrow_table`)."""
+    and return it as Arrow with, where ``background`` and it has more than one row group, the
+    :class:`GroupWriting` still writing its last ones (None: the file is complete); None,
+    with nothing meant to be kept at ``path``, where a column does not convert exactly
+    (:func:`arrow_table`)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -132,22 +209,23 @@ def write_parts(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], p
     options = {"use_dictionary": shared, "write_statistics": shared, **PARQUET_COMPRESSION}
     if len(groups) == 1:
         pq.write_table(first, path, **options)
-        return first
-    from concurrent.futures import ThreadPoolExecutor
-
+        return first, None
     tables = [first]
-    with pq.ParquetWriter(path, schema, **options) as writer, \
-            ThreadPoolExecutor(1, thread_name_prefix="compact") as pool:
-        written = pool.submit(writer.write_table, first)
-        for group in groups[1:]:
-            table = arrow_table(group, dtypes, schema)
-            written.result()  # the writer's error, if any, is raised here
-            if table is None:
-                return None
-            tables.append(table)
-            written = pool.submit(writer.write_table, table)
-        written.result()
-    return pa.concat_tables(tables)
+    writing = GroupWriting(pq.ParquetWriter(path, schema, **options))
+    writing.write(first)
+    for group in groups[1:]:
+        table = arrow_table(group, dtypes, schema)
+        if table is None:
+            writing.close()
+            writing.wait()  # the writer's own error, if any, is raised here
+            return None
+        tables.append(table)
+        writing.write(table)
+    writing.close()
+    if not background:
+        writing.wait()
+        writing = None
+    return pa.concat_tables(tables), writing
 
 
 def row_groups(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], rows: int
@@ -358,6 +436,10 @@ def load(path_or_sweep: str | Path, results: str | Path = DEFAULT_RESULTS) -> pd
         return pd.read_parquet(path)
     directory = sweep_dir(path_or_sweep, results)
     table, journal = directory / TABLE, directory / JOURNAL
+    being_written = _being_written.pop(str(table.resolve()), None)
+    if being_written is not None:  # compact(background=True)'s: what the file will hold
+        return being_written.to_pandas()
+    finish_writing()
     if journal.exists() and (not table.exists()
                              or journal.stat().st_mtime_ns > table.stat().st_mtime_ns):
         compact(directory)
@@ -373,6 +455,11 @@ def load(path_or_sweep: str | Path, results: str | Path = DEFAULT_RESULTS) -> pd
 #: :func:`load` of that file (the sweep's summary, right after) takes it instead of reading
 #: the file back, once; any change to the file since makes it stale.
 _just_written: dict[str, tuple[tuple[int, int], Any]] = {}
+
+#: The Arrow table of each file a background :func:`compact` is writing (taken, once, by the
+#: next :func:`load` of it), and the futures of those writings' last steps.
+_being_written: dict[str, Any] = {}
+_writing: list[Any] = []
 
 
 def _stamp(path: Path) -> tuple[int, int]:

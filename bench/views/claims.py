@@ -573,9 +573,16 @@ def check(path: str | Path, data: pd.DataFrame) -> pd.DataFrame:
 
 
 def sweep_claims(directory: str | Path, data: pd.DataFrame,
-                 path: str | Path | None = None) -> pd.DataFrame | None:
+                 path: str | Path | None = None, normalized: bool = True
+                 ) -> pd.DataFrame | None:
     """The claims table of a sweep: the claims file ``path`` when given, else the one its
-    suite has (:func:`claims_for_sweep`), on the normalized table ``data``; None when there
-    is no claims file."""
+    suite has (:func:`claims_for_sweep`), on the results table ``data`` (normalized here
+    unless ``normalized``, and only when there is a claims file); None when there is none."""
     found = Path(path) if path is not None else claims_for_sweep(directory)
-    return None if found is None else check(found, data)
+    if found is None:
+        return None
+    if not normalized:
+        from bench.views.stats import normalize
+
+        data = normalize(data)
+    return check(found, data)

@@ -170,3 +170,20 @@ def test_shipped_claims_name_what_the_paper_suite_declares():
         for spec in specs:
             if spec and "rung" in spec:
                 assert spec["rung"] in rungs, (claim.id, spec["rung"])
+
+
+def test_sweep_claims_normalizes_a_raw_table_only_when_it_has_a_claims_file(tmp_path,
+                                                                           monkeypatch):
+    import bench.views.stats as stats
+
+    raw = _rows().drop(columns=["config", "_ok", "_optimal"])
+    sweep = tmp_path / "sweep"
+    sweep.mkdir()  # no manifest, so no claims file: the table is not normalized at all
+    monkeypatch.setattr(stats, "normalize", lambda _: pytest.fail("normalized for nothing"))
+    assert cl.sweep_claims(sweep, raw, normalized=False) is None
+    monkeypatch.undo()
+    path = _write(tmp_path, HEAD.format(id="c", published=52.5, tolerance="{ relative = 0.1 }")
+                  + '[claim.ours]\nkind = "mean"\ncolumn = "work_nodes"\nconfig = "alphabeta"\n')
+    got = cl.sweep_claims(sweep, raw, path, normalized=False)
+    assert got.equals(cl.sweep_claims(sweep, _rows(), path))
+    assert got.iloc[0]["verdict"] == cl.REPRODUCED

@@ -62,7 +62,8 @@ class Generated:
     ``secret`` is a known solution (a planted board, the solution lines of a file) or None.
     ``feasible`` is True when the instance is known to have a solution (planted), None when
     unknown. ``params`` are the generator's resolved parameters (or those a file declares), which
-    become the ``p_*`` columns of the results table. ``known_optimum``/``max_score`` where known.
+    become the ``p_*`` columns of the results table (read only: a file's puzzles of equal
+    parameters may share one dict). ``known_optimum``/``max_score`` where known.
     ``known_solutions``: how many solutions the instance has where that is known (1 for a
     planted Sudoku, unique by construction).
     """

@@ -179,10 +179,12 @@ class Task:
 
     @property
     def identity(self) -> Any:
-        """What is equal for two runs exactly when their keys are: the key, or before it is
-        made, the instance id with the key's text around it (:meth:`RunKeys.key`)."""
+        """What is equal for two runs exactly when their keys are: the instance id with the
+        key's text around it (:meth:`RunKeys.key`), whether the key is made yet or not (a
+        block's first run's is, its others' mostly not); the key itself where it is not
+        made by a :class:`RunKeys` with that text."""
         keys = self.keys
-        if self.given_key is not None or keys is None or keys.head is None:
+        if keys is None or keys.head is None:
             return self.key
         return (keys.head, self.ref.instance_id, keys.tail)
 

@@ -89,7 +89,11 @@ def _all_equal(values: list[Any], n: int) -> bool:
 
 def transpose(rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
     """Rows to columns: the union of their names in first-seen order, null where a row has
-    none (rows of one layout are transposed at C speed)."""
+    none (rows of one layout are transposed at C speed; rows that are all one object, as a
+    file's puzzles of equal parameters share one, are not walked)."""
+    first = rows[0]
+    if all(row is first for row in rows):
+        return {name: [value] * len(rows) for name, value in first.items()}
     names = tuple(rows[0])
     if all(tuple(row) == names for row in rows):
         return dict(zip(names, map(list, zip(*(row.values() for row in rows), strict=True)),

@@ -167,8 +167,9 @@ def read_file(path: str | Path) -> list[Generated]:
     puzzles = _bare_puzzles(lines, source)
     if puzzles is not None:
         box = puzzles[0].box
-        return generated_each(puzzles, [{"box": box, "clues": clues}
-                                        for clues in clue_counts(lines)], source)
+        counts = clue_counts(lines)  # one parameters dict for the puzzles of each count
+        params = {clues: {"box": box, "clues": clues} for clues in set(counts)}
+        return generated_each(puzzles, [params[clues] for clues in counts], source)
     read = parse_with_solutions(text, source)
     if all(secret is None for _, secret in read):  # a file of bare puzzles
         puzzles = [puzzle for puzzle, _ in read]

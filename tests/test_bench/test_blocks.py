@@ -510,30 +510,33 @@ def test_the_run_grid_is_its_definition(tmp_path, name):
         == [(t.ref, t.config, *(getattr(t, f) for f in fields)) for t in want]
 
 
+LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+def planned_file_ladder(tmp_path, lines, solvers, rungs):
+    """The runs planned for a block ladder (``block = 2``) over a file of ``lines``: one rung
+    per entry of ``rungs``, labelled a, b, ..., each the file's path with that suffix (``""``:
+    all of it, ``":3"``: its third puzzle)."""
+    from bench.execute.sweep import prepare_sweep
+
+    (tmp_path / "p.txt").write_text("\n".join(lines) + "\n")
+    given = ",\n".join(f'{{ label = "{chr(97 + i)}", instances = ["{tmp_path / "p.txt"}{r}"] }}'
+                       for i, r in enumerate(rungs))
+    suite = tmp_path / "file.toml"
+    suite.write_text('name = "file"\ntimeout = 10\n'
+                     + "".join(f'[[solver]]\nname = "{name}"\n' for name in solvers)
+                     + f'[[ladder]]\nname = "file"\nblock = 2\nrungs = [ {given} ]\n')
+    return prepare_sweep(str(suite))[1]
+
+
 def test_a_run_planned_twice_runs_once_and_its_key_waits(tmp_path):
     """A puzzle twice in a file and again on another rung is planned once per solver; a block
     ladder's keys are not made while the sweep is planned (but a block's first run's, which
     its id holds), and are ``run_key``'s when asked."""
-    from bench.execute.sweep import prepare_sweep
     from bench.plan.suite import run_key
 
-    line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
-    other = line.replace("4", ".", 1)
-    (tmp_path / "p.txt").write_text(f"{line}\n{other}\n{line}\n")
-    suite = tmp_path / "twice.toml"
-    suite.write_text(f"""name = "twice"
-timeout = 10
-[[solver]]
-name = "native"
-[[solver]]
-name = "norvig"
-[[ladder]]
-name = "file"
-block = 2
-rungs = [ {{ label = "a", instances = ["{tmp_path / 'p.txt'}"] }},
-          {{ label = "b", instances = ["{tmp_path / 'p.txt'}:3"] }} ]
-""")
-    planned, tasks = prepare_sweep(str(suite))
+    tasks = planned_file_ladder(tmp_path, [LINE, LINE.replace("4", ".", 1), LINE],
+                                ["native", "norvig"], ["", ":3"])
     assert [(t.ref.rung, t.config.label, t.ref.source.rsplit(":", 1)[1]) for t in tasks] == [
         ("a", "native", "1"), ("a", "norvig", "1"), ("a", "native", "2"), ("a", "norvig", "2")]
     assert [t.given_key is None for t in tasks] == [False, False, True, True]
@@ -832,3 +835,32 @@ def test_a_table_of_many_row_groups_reads_as_to_frame(tmp_path, monkeypatch):
         groups = pq.ParquetFile(folder / store.TABLE).metadata.num_row_groups
         assert groups == (2 if name == "exact" else 1), (name, groups)
         pd.testing.assert_frame_equal(store.load(folder), expected)
+
+
+def test_a_run_twice_in_a_file_runs_once_where_one_of_them_begins_a_block(tmp_path):
+    """A block's first run has its key made while the sweep is planned (its block's id holds
+    it), the others not yet: a puzzle that begins one block and comes again inside another is
+    still one run."""
+    a, c = LINE.replace("4", ".", 1), LINE.replace("8", ".", 1)
+    tasks = planned_file_ladder(tmp_path, [LINE, a, c, LINE], ["native"], [""])  # [1, 2], [3, 4]
+    assert [t.ref.source.rsplit(":", 1)[1] for t in tasks] == ["1", "2", "3"]
+    assert len({t.key for t in tasks}) == 3
+
+
+def test_a_files_puzzles_of_one_clue_count_share_their_parameters(tmp_path):
+    """A one-puzzle-a-line file's puzzles of equal clue counts share one parameters dict (its
+    values each puzzle's), and rows that all are one dict transpose as rows that are not."""
+    from bench.table.journal import transpose
+    from instances.sudoku import read_file
+
+    lines = [LINE, LINE.replace("4", ".", 1), LINE[::-1], LINE.replace("8", ".", 1)]
+    (tmp_path / "p.txt").write_text("\n".join(lines) + "\n")
+    got = read_file(tmp_path / "p.txt")
+    assert [g.params for g in got] == [{"box": 3, "clues": 81 - x.count(".")} for x in lines]
+    assert got[0].params is got[2].params and got[1].params is got[3].params
+    assert got[0].params is not got[1].params
+    shared = [got[0].params] * 5
+    assert transpose(shared) == transpose([dict(row) for row in shared]) \
+        == {"box": [3] * 5, "clues": [17] * 5}
+    mixed = [{"x": 1}, {"x": 1.0}, {"x": True}]  # equal dicts, not one: each value its own
+    assert [type(v) for v in transpose(mixed)["x"]] == [int, float, bool]

@@ -95,39 +95,7 @@ def _prepare(suite_name: str, timeout: float | None, mem: int | None, repeats: i
     except ParamError as exc:  # a [[solver]] table's params (or --param): name the suite file
         given = " (or --param)" if params else ""
         raise SuiteError(f"{suite.path}{given}: {exc}") from None
-    return suite, distinct_runs(build_tasks(suite, configs))
-
-
-def distinct_runs(tasks: list[Task]) -> list[Task]:
-    """The runs, each once: a run planned twice (by two rungs, or a file holding an instance
-    twice) kept where it first comes (the list itself where none is)."""
-    if _distinct_instances(tasks):
-        return tasks
-    identities = [task.identity for task in tasks]
-    if len(set(identities)) == len(identities):
-        return tasks
-    out, seen = [], set()
-    for task, identity in zip(tasks, identities, strict=True):
-        if identity not in seen:
-            seen.add(identity)
-            out.append(task)
-    return out
-
-
-def _distinct_instances(tasks: list[Task]) -> bool:
-    """Whether no run is planned twice, told from the instance ids alone: True where every
-    run's key is made by a :class:`RunKeys` of its own text (``Task.identity`` is then that
-    text around the instance id) and the runs of each such text are of distinct instances;
-    False where that does not show it."""
-    keys = [task.keys for task in tasks]
-    makers = set(keys)
-    if None in makers or any(maker.head is None for maker in makers) \
-            or len({(maker.head, maker.tail) for maker in makers}) != len(makers):
-        return False
-    ids = [task.ref.generated.instance.instance_id for task in tasks]
-    if len(makers) == 1:
-        return len(set(ids)) == len(ids)
-    return len(set(zip(map(id, keys), ids, strict=True))) == len(ids)
+    return suite, build_tasks(suite, configs)
 
 
 @contextlib.contextmanager

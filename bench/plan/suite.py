@@ -627,11 +627,14 @@ def task_keys(tasks: list[Task], instance_ids: list[str]) -> list[str]:
 def build_tasks(suite: Suite, configs: list[SolverConfig]) -> list[Task]:
     """The run grid, ladder by ladder, rung by rung, each rung's instances in order, and for
     each its solver configs in order, then its repeats; a solver only meets the instances it
-    takes: those of its family that it accepts."""
+    takes: those of its family that it accepts. A run planned twice (by two rungs, or a file
+    holding an instance twice) is kept where it first comes (:func:`distinct_runs`), and a
+    block ladder's rungs are cut into blocks of the runs kept."""
     tasks: list[Task] = []
     declared = {e.get("label", e["name"]) for e in suite.solvers} \
         | {str(e["name"]).split("/")[-1] for e in suite.solvers}
     runs = RepeatRuns(suite)
+    blocked = []  # (first run, end, ladder, rung label, block size) of each block ladder's rung
     for ladder in suite.ladders:
         unknown = sorted(set(ladder.solvers or ()) - declared)
         if unknown:
@@ -642,8 +645,47 @@ def build_tasks(suite: Suite, configs: list[SolverConfig]) -> list[Task]:
             start = len(tasks)
             tasks.extend(rung_tasks(rung.refs, climbing, runs))
             if ladder.block:
-                assign_blocks(tasks[start:], ladder.name, rung.label, ladder.block)
-    return tasks
+                blocked.append((start, len(tasks), ladder.name, rung.label, ladder.block))
+    kept = distinct_runs(tasks)
+    alive = None if kept is tasks else {id(task) for task in kept}
+    for start, end, ladder_name, label, size in blocked:
+        members = tasks[start:end] if alive is None else \
+            [task for task in tasks[start:end] if id(task) in alive]
+        assign_blocks(members, ladder_name, label, size)
+    return kept
+
+
+
+def distinct_runs(tasks: list[Task]) -> list[Task]:
+    """The runs, each once: a run planned twice (by two rungs, or a file holding an instance
+    twice) kept where it first comes (the list itself where none is)."""
+    if _distinct_instances(tasks):
+        return tasks
+    identities = [task.identity for task in tasks]
+    if len(set(identities)) == len(identities):
+        return tasks
+    out, seen = [], set()
+    for task, identity in zip(tasks, identities, strict=True):
+        if identity not in seen:
+            seen.add(identity)
+            out.append(task)
+    return out
+
+
+def _distinct_instances(tasks: list[Task]) -> bool:
+    """Whether no run is planned twice, told from the instance ids alone: True where every
+    run's key is made by a :class:`RunKeys` of its own text (``Task.identity`` is then that
+    text around the instance id) and the runs of each such text are of distinct instances;
+    False where that does not show it."""
+    keys = [task.keys for task in tasks]
+    makers = set(keys)
+    if None in makers or any(maker.head is None for maker in makers) \
+            or len({(maker.head, maker.tail) for maker in makers}) != len(makers):
+        return False
+    ids = [task.ref.generated.instance.instance_id for task in tasks]
+    if len(makers) == 1:
+        return len(set(ids)) == len(ids)
+    return len(set(zip(map(id, keys), ids, strict=True))) == len(ids)
 
 
 class RepeatRuns:

@@ -464,10 +464,11 @@ def test_a_blocks_keys_made_together_are_each_runs_key(tmp_path):
 def naive_grid(suite, configs):
     """The run grid as its definition says: for each ladder, rung and instance in turn, each
     config of the instance's family that climbs the ladder and accepts the instance, in each
-    repeat, keyed by ``run_key``; a block ladder's runs grouped by ``assign_blocks``."""
+    repeat, keyed by ``run_key``, a key met before left out; a block ladder's runs grouped by
+    ``assign_blocks``."""
     from bench.plan.suite import Task, assign_blocks, run_key
 
-    tasks = []
+    tasks, seen = [], set()
     for ladder in suite.ladders:
         for rung in ladder.rungs:
             start = len(tasks)
@@ -480,6 +481,9 @@ def naive_grid(suite, configs):
                         seed = suite.seed + repeat
                         key = run_key(config, ref.instance_id, repeat, seed, suite.timeout,
                                       suite.mem, suite.cores)
+                        if key in seen:
+                            continue
+                        seen.add(key)
                         tasks.append(Task(key, ref, config, repeat, seed, suite.timeout,
                                           suite.mem, suite.cores))
             if ladder.block:
@@ -839,12 +843,13 @@ def test_a_table_of_many_row_groups_reads_as_to_frame(tmp_path, monkeypatch):
 
 def test_a_run_twice_in_a_file_runs_once_where_one_of_them_begins_a_block(tmp_path):
     """A block's first run has its key made while the sweep is planned (its block's id holds
-    it), the others not yet: a puzzle that begins one block and comes again inside another is
-    still one run."""
+    it), the others not yet: a puzzle that begins one block and comes again later is still
+    one run, and the blocks are cut from the runs kept."""
     a, c = LINE.replace("4", ".", 1), LINE.replace("8", ".", 1)
     tasks = planned_file_ladder(tmp_path, [LINE, a, c, LINE], ["native"], [""])  # [1, 2], [3, 4]
     assert [t.ref.source.rsplit(":", 1)[1] for t in tasks] == ["1", "2", "3"]
     assert len({t.key for t in tasks}) == 3
+    assert [(t.block_index, t.block_size) for t in tasks] == [(0, 2), (1, 2), (0, 1)]
 
 
 def test_a_files_puzzles_of_one_clue_count_share_their_parameters(tmp_path):

@@ -324,7 +324,9 @@ def solver(name: str, *, family: str, paradigm: str, backend: str,
 
     ``batch`` is the optional throughput entry, used for the runs of a ladder that declares
     blocks (``block = N``): ``batch(instances, budget, seed, **params) -> list[Outcome]``, one
-    outcome per instance in order, each with its own ``t_wall`` (and counters), or the same as
+    outcome per instance in order (``instances``: a sequence, which a family may make lazily,
+    each instance when it is asked for: Sudoku's ``PuzzleLines``, whose ``lines`` its grid
+    readers take as they are), each with its own ``t_wall`` (and counters), or the same as
     one :class:`Outcomes` (columns: the cheaper form for many small instances). ``budget`` is
     the per-instance budget, its ``deadline`` that of the whole call (as many budgets as
     instances); an instance that needs more than ``budget.wall_s`` should stop as ``unknown``

@@ -41,6 +41,7 @@ deterministic: the seed is unused, and so is ``budget.cores`` (one thread).
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -169,7 +170,7 @@ PARAMS = [
 BATCH_NODE_CAP = 20_000
 
 
-def solve_batch(instances: list[Instance], budget: Budget, seed: int, unique: bool = True,
+def solve_batch(instances: Sequence[Instance], budget: Budget, seed: int, unique: bool = True,
                 deduction: str = "subsets", branching: str = "weighted", fast9: bool = True,
                 max_nodes: int = 0) -> Outcomes:
     """The batch entry (``block`` ladders): the 9x9 puzzles in one call of the throughput
@@ -185,7 +186,8 @@ def solve_batch(instances: list[Instance], budget: Budget, seed: int, unique: bo
     t0 = time.perf_counter()
     n = len(instances)
     mode = modes.LEVELS.index(deduction) | (modes.FIRST_MRV if branching == "first" else 0)
-    boxes = [inst.box for inst in instances]
+    box = getattr(instances, "box", None)  # one box side for all (PuzzleLines: none made)
+    boxes = [box] * n if box is not None else [inst.box for inst in instances]
     fast = ([] if not fast9 else list(range(n)) if boxes.count(3) == n
             else [i for i, box in enumerate(boxes) if box == 3])
     params = dict(unique=unique, deduction=deduction, branching=branching, fast9=fast9,

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -146,18 +147,21 @@ class Instance:
                 "names": [puzzle.name for puzzle in puzzles]}
 
     @classmethod
-    def from_json_many(cls, data: dict[str, Any]) -> list[Instance]:
-        """The puzzles :meth:`to_json_many` gave, as ``from_json`` reads each: their lines
-        read together (``canonical_lines``) where all are canonical, else one at a time."""
+    def from_json_many(cls, data: dict[str, Any]) -> Sequence[Instance]:
+        """The puzzles :meth:`to_json_many` gave, as ``from_json`` reads each: where all their
+        lines are canonical (checked together), as :class:`PuzzleLines` (each puzzle made when
+        it is asked for), else read one at a time."""
         if "each" in data:
             return [cls.from_json(one) for one in data["each"]]
         box, grids, names = int(data["box"]), data["grids"], data["names"]
         if len(grids) != len(names):
             raise ValueError(f"{len(grids)} grids and {len(names)} names")
-        if all(type(grid) is str for grid in grids) and all(type(n) is str for n in names):
-            made = canonical_lines(cls, box, grids, names)
-            if made is not None:
-                return made
+        try:  # every grid and name a text (a join of anything else raises), every grid canonical
+            together = "".join(names) is not None and all_canonical(grids, box)
+        except TypeError:
+            together = False
+        if together:
+            return PuzzleLines(cls, box, grids, names)
         return [cls.from_line(str(grid), box, str(name))
                 for grid, name in zip(grids, names, strict=True)]
 
@@ -243,7 +247,7 @@ def canonical_lines(cls: type, box: int, lines: list[str], names: list[str],
     None where one is not (each is then read on its own, and a bad one named). ``ids``: each
     puzzle's ``instance_id`` is computed here too, in one pass (a file's puzzles, which
     planning hashes every one of; a worker's are never hashed)."""
-    if not set(map(len, lines)) <= {box ** 4} or not _canonical("".join(lines), box):
+    if not all_canonical(lines, box):
         return None
     made = []
     new = object.__new__
@@ -259,6 +263,39 @@ def canonical_lines(cls: type, box: int, lines: list[str], names: list[str],
                               strict=True):
             one.__dict__["_instance_id"] = known
     return made
+
+
+def all_canonical(lines: list[str], box: int) -> bool:
+    """Whether every line is ``to_line``'s text of a grid of the box side (checked together:
+    their lengths, then one translate of their join)."""
+    return set(map(len, lines)) <= {box ** 4} and _canonical("".join(lines), box)
+
+
+class PuzzleLines(Sequence):
+    """Many puzzles of one box side as the sequence of their ``to_line`` texts and names (a
+    block's, as its worker reads them): each :class:`Instance` (or ``cls``) made when it is
+    asked for, as :func:`canonical_lines` makes it; a slice is again one. Readers of many
+    puzzles' grids (:func:`grid_rows`) take ``lines`` as they are, and ``box`` says every
+    puzzle's box side without making them."""
+
+    __slots__ = ("cls", "box", "lines", "names")
+
+    def __init__(self, cls: type, box: int, lines: list[str], names: list[str]):
+        if len(lines) != len(names):
+            raise ValueError(f"{len(lines)} lines and {len(names)} names")
+        self.cls, self.box, self.lines, self.names = cls, box, lines, names
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return PuzzleLines(self.cls, self.box, self.lines[index], self.names[index])
+        (made,) = canonical_lines(self.cls, self.box, [self.lines[index]], [self.names[index]])
+        return made
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(canonical_lines(self.cls, self.box, self.lines, self.names))
 
 
 def _canonical(text: str, box: int) -> bool:
@@ -314,6 +351,8 @@ _CODE_OF_DIGIT = np.frombuffer("".join(SYMBOL_OF).encode("ascii"), dtype=np.uint
 def grid_rows(grids: list[Any], dtype: Any = np.int64) -> np.ndarray:
     """The grids of many puzzles or solutions of one box side as one ``(n, cells)`` array of
     ``dtype`` (0 = blank), read from their lines at C speed."""
+    if type(grids) is PuzzleLines:
+        return line_rows(grids.lines, dtype)
     lines = [grid.__dict__.get("_line") for grid in grids]  # to_line's own, kept on reading
     if None in lines:
         lines = [grid.to_line() for grid in grids]

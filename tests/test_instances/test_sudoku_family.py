@@ -345,3 +345,29 @@ def test_a_blocks_instances_read_together_as_one_at_a_time():
                                  "names": ["bad"]})
 
 
+
+
+def test_a_blocks_canonical_lines_read_as_a_sequence_of_their_puzzles():
+    """Canonical lines of one box side read back as ``PuzzleLines``: its items, slices and
+    iteration are the puzzles ``from_json`` makes one at a time, and ``grid_rows`` reads its
+    lines as it reads the puzzles."""
+    from instances.sudoku.model import PuzzleLines, grid_rows
+
+    made = [PLANTED({"box": 3, "clues": clues}, seed).instance
+            for clues in (17, 30) for seed in (1, 2, 3)]
+    got = Instance.from_json_many(json.loads(json.dumps(Instance.to_json_many(made))))
+    assert type(got) is PuzzleLines and got.box == 3 and len(got) == 6
+
+    def seen(puzzles):
+        return [(p.box, p.grid, p.name, p.to_line(), p.instance_id) for p in puzzles]
+
+    assert seen(got) == seen(made) == seen([got[i] for i in range(6)])
+    assert seen(got[1:4]) == seen(made[1:4]) and type(got[1:4]) is PuzzleLines
+    assert seen([got[-1]]) == seen(made[-1:])
+    assert (grid_rows(got[2:]) == grid_rows(made[2:])).all()
+    with pytest.raises(IndexError):
+        got[6]
+    with pytest.raises(InstanceError):  # a grid not a text: read one at a time, refused
+        Instance.from_json_many({"box": 3, "grids": [made[0].to_line(), 7], "names": ["a", "b"]})
+    one = Instance.from_json_many({"box": 3, "grids": [made[0].to_line()], "names": [5]})
+    assert type(one) is list and one[0].name == "5"  # a name not a text: its text, as from_line

@@ -333,9 +333,11 @@ def test_the_batch_entry_says_what_solve_says_of_each_puzzle():
     """Claims, answers and counters of ``solve_batch`` (the kernel's columns, puzzles it
     stops at ``max_nodes`` or its cap searched again, other sizes one call each; batches of
     every kind of claim, and of solved puzzles only) are those of ``solve`` on each puzzle
-    alone; each answer's text is the family's JSON of it."""
+    alone; each answer's text is the family's JSON of it. So are those of a batch given as
+    a worker reads it (``PuzzleLines``: each puzzle made when asked for)."""
     import json
 
+    from instances.sudoku.model import PuzzleLines
     from searches.sudoku_native import solve_batch
 
     puzzles = [planted(3, clues, seed).instance for clues in (17, 24, 30) for seed in (1, 2)]
@@ -344,7 +346,10 @@ def test_the_batch_entry_says_what_solve_says_of_each_puzzle():
     nines = [*puzzles, two, bad]  # all on the kernel: its columns taken whole
     mixed = [*puzzles, planted(2, 6, 1).instance, two, bad, planted(4, 120, 1).instance]
     solved = list(puzzles)  # every one solved by the kernel: one claim, an answer each
-    for puzzles, params in [(batch, params) for batch in (mixed, nines, solved) for params in (
+    lazy = [Instance.from_json_many(Instance.to_json_many(batch)) for batch in (nines, solved)]
+    assert all(type(batch) is PuzzleLines for batch in lazy)
+    for puzzles, params in [(batch, params) for batch in (mixed, nines, solved, *lazy)
+                            for params in (
             {}, {"unique": False}, {"max_nodes": 2}, {"fast9": False})]:
         got = solve_batch(puzzles, budget(10), 0, **params)
         assert len(got) == len(puzzles) and all(t > 0 for t in got.t_wall)

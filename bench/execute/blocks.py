@@ -122,10 +122,13 @@ class BlockRuns:
         or ``check_many`` where it has one), every claim judged, an instance whose own time
         is past the budget plus the grace made a ``timeout``."""
         from bench.execute.classify import check_texts
+        from bench.execute.described import received_counters
 
         start, columns = message["start"], message["columns"]
         kinds = columns["kind"]
         n = len(kinds)
+        if "counter_values" in columns:
+            columns = {**columns, **received_counters(columns, n)}
         tasks = self.block.tasks[start:start + n]
         if len(tasks) != n:
             raise ValueError(f"block {self.block.key}: a chunk of {n} runs from run {start} "

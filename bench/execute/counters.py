@@ -2,9 +2,10 @@
 text with sorted names) and the columns taken out of it (``work_nodes``, ``work_conflicts``,
 ``work_restarts``, the ``solutions`` bucket).
 
-One place for both the parent (bench/execute/classify.py, a run's row) and the worker
-(bench/execute/worker.py, a block's chunk, whose columns it sends ready-made), so that a row
-says the same whatever way it came. Many rows at once (:func:`counter_columns`) are written
+One place for both the parent (bench/execute/classify.py, a run's row; bench/execute/blocks.py,
+a block's chunk, whose counters the worker sends as their values where JSON carries them
+exactly) and the worker (a chunk's columns made ready where it does not), so that a row says
+the same whatever way it came. Many rows at once (:func:`counter_columns`) are written
 from the columns without a dict per row where every row has every counter.
 """
 
@@ -58,6 +59,22 @@ def _written_as_integers(array: Any) -> bool:
     below 1e16, not -0.0), so that ``%d.0`` of the integer is the same text, faster."""
     return bool(((array == np.trunc(array)) & (np.abs(array) < 1e16)
                  & ~((array == 0) & np.signbit(array))).all())
+
+
+def plain_counter_values(counters: dict[str, list[Any]]) -> dict[str, list[Any]] | None:
+    """The counters (name -> one value per run) as plain Python numbers, where every value
+    of every counter is a finite int, float or bool (NumPy's included): what JSON carries
+    exactly, so that :func:`counter_columns` of them at the other end of a pipe says what it
+    says here (a worker sends a chunk's counters so: bench/execute/described.py); None where
+    one is not (a null, a text, an integer too big for NumPy, a NaN or an infinity)."""
+    plain = {}
+    for name in sorted(counters):
+        array = np.asarray(counters[name])
+        if array.ndim != 1 or array.dtype.kind not in "biuf" \
+                or (array.dtype.kind == "f" and not np.isfinite(array).all()):
+            return None
+        plain[name] = array.tolist()
+    return plain
 
 
 def counter_columns(counters: dict[str, list[Any]], n: int) -> dict[str, list[Any]]:

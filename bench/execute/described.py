@@ -3,8 +3,11 @@ and a block's chunk as columns (:func:`chunk_columns`).
 
 A chunk's columns hold one value per instance, in order, under the row's own names where the
 row keeps the value as it is (``claimed``, ``solution`` as the answer's JSON text, ``t_wall``,
-``counters`` as its JSON text, ``work_nodes``, ...); ``kind`` says what became of each solve
-(``outcome``, or ``error``/``memout`` with a ``message``). A column no instance has a value in
+...); ``kind`` says what became of each solve (``outcome``, or ``error``/``memout`` with a
+``message``). The counters go as their values (``counter_values``: name -> one number per
+instance, where every one is a finite number: :func:`sent_counters`), of which the parent makes
+the row's ``counters`` text and work columns (bench/execute/counters.py's
+``counter_columns``), or else as those columns made here. A column no instance has a value in
 is left out (the parent reads it as null). The parent checks the answers and classifies each
 claim (bench/execute/blocks.py); nothing here judges.
 """
@@ -12,10 +15,9 @@ claim (bench/execute/blocks.py); nothing here judges.
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
-from bench.execute.counters import counter_columns
+from bench.execute.counters import counter_columns, plain_counter_values
 
 #: The encoder of an answer's text (the row's ``solution``), as bench/execute/classify.py has.
 ANSWER_JSON = json.JSONEncoder(separators=(",", ":"))
@@ -70,9 +72,23 @@ def outcome_list_columns(outcomes: list[Any], chunk: list[Any]) -> dict[str, lis
             columns[name][i] = fields.get(name)
         for name, value in fields["counters"].items():
             counters.setdefault(name, [None] * n)[i] = value
-    columns.update(counter_columns(counters, n))
+    columns.update(sent_counters(counters, n))
     columns["t_wall"] = [getattr(outcome, "t_wall", None) for outcome in outcomes]
     return columns
+
+
+def sent_counters(counters: dict[str, list[Any]], n: int) -> dict[str, Any]:
+    """A chunk's counters as sent: ``{"counter_values": ...}`` where JSON carries them
+    exactly (``plain_counter_values``), else the row's counter columns made here."""
+    plain = plain_counter_values(counters) if counters else None
+    return {"counter_values": plain} if plain else counter_columns(counters, n)
+
+
+def received_counters(columns: dict[str, Any], n: int) -> dict[str, Any]:
+    """The row's counter columns of a chunk's ``n`` instances as the worker sent them: made
+    here of its ``counter_values``, or as they came."""
+    values = columns.get("counter_values")
+    return counter_columns(values, n) if values else {}
 
 
 def outcomes_columns(batch: Any, n: int) -> dict[str, list[Any]]:
@@ -80,8 +96,8 @@ def outcomes_columns(batch: Any, n: int) -> dict[str, list[Any]]:
     if len(batch) != n:
         raise TypeError(f"the batch entry returned {len(batch)} outcomes for {n} instances")
     return {"kind": ["outcome"] * n, "claimed": list(batch.claimed),
-            "solution": list(batch.answers), **counter_columns(batch.counters, n),
-            "t_wall": [float(t) for t in batch.t_wall]}
+            "solution": list(batch.answers), **sent_counters(batch.counters, n),
+            "t_wall": batch.t_wall}
 
 
 def chunk_columns(columns: dict[str, list[Any]], wall: float, cpu: float
@@ -94,10 +110,10 @@ def chunk_columns(columns: dict[str, list[Any]], wall: float, cpu: float
     import numpy as np
 
     n = len(columns["kind"])
-    times = columns.get("t_wall") or [None] * n
-    times = [wall / n if t is None or not math.isfinite(t) else t for t in times]
+    given = columns.get("t_wall")
+    times = np.asarray([None] * n if given is None else given, dtype=np.float64)  # None: NaN
+    times = np.where(np.isfinite(times), times, wall / n)
     columns["t_wall"] = np.round(times, 9).tolist()
-    columns["t_cpu"] = np.round(np.multiply(times, cpu / wall), 9).tolist() if wall > 0 \
-        else [None] * n
+    columns["t_cpu"] = np.round(times * (cpu / wall), 9).tolist() if wall > 0 else [None] * n
     return {name: values for name, values in columns.items()
-            if values.count(None) != len(values)}
+            if type(values) is not list or values.count(None) != len(values)}

@@ -582,6 +582,12 @@ def test_a_chunk_leaves_out_only_columns_without_a_value():
     third = round(1 / 3, 9)  # to the nanosecond
     assert sent["t_wall"] == [third, 0.5, third]  # its own, else a share of the chunk's
     assert sent["t_cpu"] == [round(2 / 3, 9), 1.0, round(2 / 3, 9)]
+    times = np.array([0.25, float("nan"), float("inf")])  # a batch's array, not finite: shared
+    sent = chunk_columns({"kind": ["outcome"] * 3, "t_wall": times,
+                          "counter_values": {"nodes": [1, 2, 3]}}, wall=0.75, cpu=0.0)
+    assert sent["t_wall"] == [0.25, 0.25, 0.25] and sent["t_cpu"] == [0.0] * 3
+    assert sent["counter_values"] == {"nodes": [1, 2, 3]}  # kept: not a list of values
+    assert "t_cpu" not in chunk_columns({"kind": ["outcome"]}, wall=0.0, cpu=0.0)
 
 
 def test_a_chunks_counters_read_as_the_rows_do():
@@ -625,6 +631,32 @@ def test_a_chunks_counters_read_as_the_rows_do():
     for column in ([4, 4, 1, 4], [0.0, -0.0, 0.0, -0.0]):
         got = counter_columns({"nodes": column, "guesses": [0, 0, 0, 0]}, 4)["counters"]
         assert got == [counters_text({"guesses": 0.0, "nodes": float(v)}) for v in column]
+
+
+def test_a_chunks_counters_sent_as_values_make_the_rows_columns_they_made_in_the_worker():
+    """A worker sends a chunk's counters as their values where JSON carries every one exactly
+    (finite plain numbers), and the parent's counter columns of what it reads are those the
+    worker would have made; any other counter (a null, a NaN, an infinity, a text, a huge
+    int) sends the columns made in the worker."""
+    import numpy as np
+
+    from bench.execute import wire
+    from bench.execute.counters import counter_columns
+    from bench.execute.described import received_counters, sent_counters
+
+    for counters in ({"nodes": [3, 1, 2], "guesses": [0.5, 2.0, -0.0], "fast9": [1, 1, 1]},
+                     {"nodes": [np.int64(5), np.int64(7), 2], "ok": [True, False, True]},
+                     {"nodes": [3, None, 2]}, {"nodes": [1.0, float("nan"), 2.0]},
+                     {"nodes": [1.0, float("inf"), 2.0]}, {"nodes": ["3", 1, 2]},
+                     {"nodes": [2 ** 70, 1, 2]}, {}):
+        sent = sent_counters(counters, 3)
+        plain = all(v is not None and not isinstance(v, str) and abs(float(v)) < float("inf")
+                    and abs(v) < 2 ** 63 for values in counters.values() for v in values)
+        assert ("counter_values" in sent) == (plain and bool(counters)), counters
+        read = wire.decode(wire.encode({"op": "rows", "columns": sent}))["columns"]
+        made = received_counters(read, 3) if "counter_values" in read else read
+        before = wire.decode(wire.encode({"op": "rows", "columns": counter_columns(counters, 3)}))
+        assert made == before["columns"], counters  # the worker's own, as the pipe carries it
 
 
 def test_the_table_written_straight_from_columns_reads_as_to_frame(tmp_path):

@@ -21,7 +21,6 @@ progress line.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import select
 import shutil
@@ -143,7 +142,7 @@ class Slot:
         os.set_blocking(self.rfd, False)
 
     def send(self, message: dict[str, Any]) -> None:
-        self._write((json.dumps(message, separators=(",", ":")) + "\n").encode())
+        self._write(wire.encode_to_worker(message))
 
     def _write(self, data: bytes) -> None:
         view = memoryview(data)
@@ -204,7 +203,7 @@ class Slot:
         a kill or a death the block was never begun and ``take_ahead`` gives it back."""
         if self.ahead is not None or self.phase != "solving" or self.proc is None:
             return False
-        data = (json.dumps(self._run_message(payload), separators=(",", ":")) + "\n").encode()
+        data = wire.encode_to_worker(self._run_message(payload))
         if len(data) > self.pipe_bytes:
             return False
         try:

@@ -1,4 +1,4 @@
-"""The lines a worker sends the parent: one JSON value a line, read back as sent.
+"""The lines between a worker and the parent: one JSON value a line, read back as sent.
 
 The standard library's encoder writes every message, except a block's ``rows`` (a chunk of
 up to thousands of answers, the one message sent per instance solved), which orjson writes
@@ -16,6 +16,11 @@ what the standard encoder would have given it:
 
 Values neither encoder knows are sent as their text (``default=str``), NumPy's floats (a float
 subclass) as numbers, as the standard encoder writes them.
+
+The parent's messages to a worker (a run, or a block with its instances: tens of thousands of
+texts) are written by orjson where its text holds no ``null`` (orjson writes a float that is
+not finite as null, which a message without a null cannot have met) and orjson knows every
+value as the standard encoder does; else by the standard encoder after a space, as above.
 """
 
 from __future__ import annotations
@@ -49,6 +54,26 @@ def encode(message: dict[str, Any]) -> bytes:
         except TypeError:
             pass
     return (" " + json.dumps(message, separators=(",", ":"), default=str) + "\n").encode()
+
+
+#: What orjson is told to leave to the standard encoder: the values it would write where the
+#: standard encoder refuses them (dates, dataclasses, subclasses of str, int, dict or list).
+_STANDARD_ONLY = (orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+                  | orjson.OPT_PASSTHROUGH_SUBCLASS)
+
+
+def encode_to_worker(message: dict[str, Any]) -> bytes:
+    """One line (newline included) of a message to a worker, which :func:`decode` reads as
+    the standard encoder's text would be read: by orjson where that is exactly it (no null in
+    the text, every value one orjson writes as the standard encoder does), else by the
+    standard encoder after a space (which raises what it raises)."""
+    try:
+        data = orjson.dumps(message, option=_STANDARD_ONLY | orjson.OPT_APPEND_NEWLINE)
+        if b"null" not in data:
+            return data
+    except TypeError:
+        pass
+    return (" " + json.dumps(message, separators=(",", ":")) + "\n").encode()
 
 
 def decode(line: bytes) -> Any:

@@ -420,7 +420,7 @@ def main(argv: list[str] | None = None) -> None:
             os.sched_setaffinity(0, cpus)
         except OSError:
             pass
-    inbox = os.fdopen(args.read_fd, "r", encoding="utf-8")
+    inbox = os.fdopen(args.read_fd, "rb")  # lines of UTF-8 JSON, read as bytes (wire.decode)
     outbox = os.fdopen(args.write_fd, "wb")
 
     def send(*messages: dict[str, Any]) -> None:
@@ -436,7 +436,7 @@ def main(argv: list[str] | None = None) -> None:
     set_role("worker")
     for line in inbox:
         stamp("line")
-        message = json.loads(line)
+        message = wire.decode(line)
         if message.get("op") == "exit":
             break
         try:

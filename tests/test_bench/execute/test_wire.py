@@ -52,3 +52,32 @@ def test_a_chunks_other_number_that_is_not_finite_arrives_null():
     """As the journal would store it (bench/table/journal.py cleans such floats to null)."""
     got = decode(encode({"op": "rows", "columns": {"t_solve": [float("nan"), 1.5]}}))
     assert got["columns"]["t_solve"] == [None, 1.5]
+
+
+def test_a_message_to_a_worker_reads_as_the_standard_encoders_text():
+    """A run or block sent to a worker: by orjson where its text is the standard encoder's
+    value (a block's instances, its names), else by the standard encoder (a null, which may
+    be a NaN orjson wrote as one; a number past 64 bits; a key that is no text; a lone
+    surrogate); either way read back as the standard encoder's line; a value the standard
+    encoder refuses is refused as it refuses it."""
+    import datetime
+
+    import pytest
+
+    from bench.execute.wire import encode_to_worker
+
+    block = {"op": "run", "task": {"id": 7, "solver": "native", "params": {"unique": True},
+                                   "budget_s": 10.0, "block": {"id": "b/é", "instances": {
+                                       "box": 3, "grids": ["1." * 40 + "2"] * 3,
+                                       "names": ["a#1", 'q"uote', "\u2028"]}}}}
+    fast = encode_to_worker(block)
+    assert fast[:1] == b"{" and fast.endswith(b"\n") and fast.count(b"\n") == 1
+    assert decode(fast) == json.loads(json.dumps(block)) == block
+    for value in (float("nan"), float("inf"), None, 2 ** 70, {1: 2}, "\ud800"):
+        message = {"op": "run", "task": {"params": {"x": value}}}
+        line = encode_to_worker(message)
+        assert line[:1] == b" ", value  # the standard way, read by the standard decoder
+        assert same(decode(line), json.loads(json.dumps(message)))
+    for value in (datetime.date(2026, 12, 5), np.float32(0.5)):
+        with pytest.raises(TypeError):
+            encode_to_worker({"op": "run", "task": {"params": {"x": value}}})

@@ -29,7 +29,9 @@ pace, checked at every row's end: fewer joins at every pace tried) and other bre
 and restart lengths (``perf/eternity_runs/README.md`` has the figures).
 
 ``tail_rows`` is dfs-breaks' parameter of that name (its last rows filled column by column);
-the other parameters of dfs-breaks keep their defaults.
+``break_from``, ``break_power``, ``break_slack`` and ``cell_breaks`` are dfs-breaks' schedule and
+per-cell cap (their defaults are dfs-breaks' own); the other parameters of dfs-breaks keep their
+defaults.
 
 Slices are counted in nodes and moves, not seconds: the same seed and parameters give the same
 search whatever the machine; only where the budget cuts it depends on the clock (``max_moves``
@@ -148,6 +150,14 @@ PARAMS = [
     Param("slice_moves", 2000, "region moves per turn", min=1),
     Param("tail_rows", 0, "dfs-breaks' tail_rows: its last rows filled column by column",
           min=0),
+    Param("break_from", edgematch_breaks.DEFAULTS["break_from"], "dfs-breaks' break_from: "
+          "fraction of the cells (scan order) placed with no break at all", min=0.0, max=1.0),
+    Param("break_power", edgematch_breaks.DEFAULTS["break_power"], "dfs-breaks' break_power: "
+          "shape of its break allowance after the first break_from cells", min=0.0),
+    Param("break_slack", edgematch_breaks.DEFAULTS["break_slack"], "dfs-breaks' break_slack: "
+          "breaks allowed beyond the shape at every depth past the start", min=0),
+    Param("cell_breaks", edgematch_breaks.DEFAULTS["cell_breaks"], "dfs-breaks' cell_breaks: "
+          "most breaks one placement may cost", min=0, max=edgematch_breaks.MAX_CELL_COST),
     Param("chunk_nodes", 4_000_000, "dfs-breaks nodes between two looks at the clock",
           min=1000),
     Param("min_side", 2, "shortest side of a freed rectangle", min=1),
@@ -175,11 +185,12 @@ PARAMS = [
 DEFAULTS = {p.name: p.default for p in PARAMS}
 
 
-def breaks_search(instance: Instance, seed: int,
-                  tail_rows: int = 0) -> edgematch_breaks.Search | None:
-    """dfs-breaks' search with its default parameters but ``tail_rows``, as its solver builds
-    it (None when no legal board exists)."""
-    b = edgematch_breaks.DEFAULTS
+def breaks_search(instance: Instance, seed: int, tail_rows: int = 0,
+                  schedule: dict | None = None) -> edgematch_breaks.Search | None:
+    """dfs-breaks' search with its default parameters but ``tail_rows`` and those of
+    ``schedule`` (``break_from``, ``break_power``, ``break_slack``, ``cell_breaks``; the keys
+    given), as its solver builds it (None when no legal board exists)."""
+    b = {**edgematch_breaks.DEFAULTS, **(schedule or {})}
     tables = edgematch_breaks.build_tables(instance, b["scan"], tail_rows)
     incumbent = edgematch_breaks.greedy_board(instance, tables)
     if edgematch_breaks.frame_impossible(instance, tables, incumbent):
@@ -217,7 +228,8 @@ def solve(instance: Instance, budget: Budget, seed: int, **params) -> Outcome:
     if instance.ncells == 0:
         return Outcome("solved", solution=Solution.empty(0, 0), objective=0.0, t_encode=0.0,
                        t_solve=0.0)
-    dfs = breaks_search(instance, seed or 0, int(p["tail_rows"]))
+    schedule = {k: p[k] for k in ("break_from", "break_power", "break_slack", "cell_breaks")}
+    dfs = breaks_search(instance, seed or 0, int(p["tail_rows"]), schedule)
     if dfs is None:
         return Outcome("infeasible", counters={"nodes": 0, "moves": 0, "best_score": -1},
                        t_encode=time.perf_counter() - t0, t_solve=0.0)

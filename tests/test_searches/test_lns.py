@@ -83,3 +83,26 @@ def test_solved_boards_end_the_search() -> None:
     out = run(instance, seconds=20.0)
     assert out.status == "solved"
     assert_full_and_honest(instance, out)
+
+
+@pytest.mark.parametrize("schedule", [{"break_from": 0.1, "break_power": 1.0, "break_slack": 3},
+                                      {"break_from": 0.6, "break_power": 6.0, "break_slack": 0,
+                                       "cell_breaks": 1}])
+def test_break_schedule_reaches_dfs_breaks(schedule: dict) -> None:
+    # lns' first dfs-breaks nodes are dfs-breaks' own search with the schedule passed on: the
+    # same board after the same nodes as the dfs-breaks solver with those parameters, and not
+    # the board of the default schedule.
+    instance = planted(10, 5, seed=11, inner=10)
+    nodes = 40_000
+    dfs = REGISTRY["edgematch/dfs-breaks"]
+    params = {"tail_rows": 2, **schedule}
+    own = dfs.solve(instance, budget(20.0), seed=2,
+                    **dfs.resolve({**params, "max_nodes": nodes, "chunk_nodes": 7000}))
+    out = run(instance, seed=2, **params, start_nodes=nodes, slice_nodes=0, max_moves=1,
+              chunk_nodes=7000)
+    assert out.counters["start_nodes"] == own.counters["nodes"]
+    assert out.counters["start_score"] == own.counters["best_score"]
+    default = dfs.solve(instance, budget(20.0), seed=2,
+                        **dfs.resolve({"tail_rows": 2, "max_nodes": nodes, "chunk_nodes": 7000}))
+    assert (default.counters["best_score"], default.counters["boards"]) != (
+        own.counters["best_score"], own.counters["boards"])

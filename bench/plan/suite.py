@@ -655,7 +655,6 @@ def build_tasks(suite: Suite, configs: list[SolverConfig]) -> list[Task]:
     return kept
 
 
-
 def distinct_runs(tasks: list[Task]) -> list[Task]:
     """The runs, each once: a run planned twice (by two rungs, or a file holding an instance
     twice) kept where it first comes (the list itself where none is)."""

@@ -276,7 +276,8 @@ class PuzzleLines(Sequence):
     block's, as its worker reads them): each :class:`Instance` (or ``cls``) made when it is
     asked for, as :func:`canonical_lines` makes it; a slice is again one. Readers of many
     puzzles' grids (:func:`grid_rows`) take ``lines`` as they are, and ``box`` says every
-    puzzle's box side without making them."""
+    puzzle's box side without making them. The lines are ``to_line``'s texts of the box side
+    (:func:`all_canonical`, which the maker checks: :meth:`Instance.from_json_many`)."""
 
     __slots__ = ("cls", "box", "lines", "names")
 

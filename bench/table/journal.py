@@ -25,6 +25,7 @@ import math
 import os
 import threading
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +86,28 @@ def _all_equal(values: list[Any], n: int) -> bool:
     first: a column that varies mostly shows it there, without a pass over all of them)."""
     first = values[0]
     return values[-1] == first and values[n // 2] == first and values.count(first) == n
+
+
+def _chunk_part(line: dict[str, Any]) -> tuple[dict[str, Any], dict[str, list[Any]], int]:
+    """A chunk line as a (same, varying, size) part."""
+    varying = line["rows"]
+    return line.get("same", {}), varying, len(next(iter(varying.values()))) if varying else 0
+
+
+def _single_rows_merged(items: Any) -> Iterator[tuple[dict[str, Any], dict[str, list[Any]], int]]:
+    """(same, varying, size) parts in order from items each a part or a single row (a dict):
+    each stretch of single rows transposed into one part."""
+    single: list[dict[str, Any]] = []
+    for item in items:
+        if type(item) is dict:
+            single.append(item)
+            continue
+        if single:
+            yield {}, transpose(single), len(single)
+            single = []
+        yield item
+    if single:
+        yield {}, transpose(single), len(single)
 
 
 def transpose(rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
@@ -177,18 +200,9 @@ class Journal:
         else from the file, repaired as :meth:`read` repairs."""
         if self._kept is None:
             return list(self._parts())
-        parts, single = [], []
-        for same, varying, size in self._kept:
-            if size == 1 and not same:  # a run's row: runs of them transposed together
-                single.append({name: values[0] for name, values in varying.items()})
-                continue
-            if single:
-                parts.append(({}, transpose(single), len(single)))
-                single = []
-            parts.append((same, varying, size))
-        if single:
-            parts.append(({}, transpose(single), len(single)))
-        return parts
+        return list(_single_rows_merged(  # a run's row is kept as a part of one row
+            {name: values[0] for name, values in varying.items()} if size == 1 and not same
+            else (same, varying, size) for same, varying, size in self._kept))
 
     @staticmethod
     def columns_of(parts: Any) -> tuple[dict[str, list[Any]], int]:
@@ -213,19 +227,8 @@ class Journal:
     def _parts(self) -> Any:
         """The file's lines as (same, varying, size) parts, runs of single-row lines
         transposed together."""
-        single: list[dict[str, Any]] = []
-        for line in self._lines():
-            if not _is_chunk(line):
-                single.append(line)
-                continue
-            if single:
-                yield {}, transpose(single), len(single)
-                single = []
-            varying = line["rows"]
-            size = len(next(iter(varying.values()))) if varying else 0
-            yield line.get("same", {}), varying, size
-        if single:
-            yield {}, transpose(single), len(single)
+        return _single_rows_merged(_chunk_part(line) if _is_chunk(line) else line
+                                   for line in self._lines())
 
     def _lines(self) -> list[dict[str, Any]]:
         """Every whole line, parsed; a cut last line is dropped with a warning and the file

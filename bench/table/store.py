@@ -114,21 +114,9 @@ def compact(directory: str | Path, journal: Journal | None = None,
         os.replace(tmp, target)
         _just_written[key] = (_stamp(target), table)
         return target
-    _writing.append(writing.submit(_put_in_place, tmp, target, writing.finished))
-    writing.shutdown(wait=False)
+    _writing.append(writing.then_rename(tmp, target))
     _being_written[key] = table
     return target
-
-
-def _put_in_place(tmp: Path, target: Path, written: list[Any]) -> None:
-    """The last step of a background compaction, in its thread after the row groups and the
-    writer's close (``written``, their futures): the file renamed into place where each of
-    them succeeded, else removed and the first error raised."""
-    for future in written:
-        if future.exception() is not None:
-            tmp.unlink(missing_ok=True)
-            raise future.exception()
-    os.replace(tmp, target)
 
 
 def writes_pending() -> list[Any]:
@@ -173,11 +161,21 @@ class GroupWriting:
     def close(self) -> None:
         self.finished.append(self.pool.submit(self.writer.close))
 
-    def submit(self, *call: Any) -> Any:
-        return self.pool.submit(*call)
+    def then_rename(self, tmp: Path, target: Path) -> Any:
+        """Leave the rest to the thread, which renames the file ``tmp`` to ``target`` after
+        the writes and the close where each succeeded (else removes it and raises the first
+        error); returns the future of that last step."""
 
-    def shutdown(self, wait: bool) -> None:
-        self.pool.shutdown(wait=wait)
+        def put_in_place() -> None:
+            for future in self.finished:
+                if future.exception() is not None:
+                    tmp.unlink(missing_ok=True)
+                    raise future.exception()
+            os.replace(tmp, target)
+
+        renamed = self.pool.submit(put_in_place)
+        self.pool.shutdown(wait=False)
+        return renamed
 
     def wait(self) -> None:
         """Wait for every write and the close; raise the first error."""

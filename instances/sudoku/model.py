@@ -156,8 +156,9 @@ class Instance:
         box, grids, names = int(data["box"]), data["grids"], data["names"]
         if len(grids) != len(names):
             raise ValueError(f"{len(grids)} grids and {len(names)} names")
-        try:  # every grid and name a text (a join of anything else raises), every grid canonical
-            together = "".join(names) is not None and all_canonical(grids, box)
+        try:
+            "".join(names)  # every name a text: a join of anything else raises
+            together = all_canonical(grids, box)  # every grid a text, and canonical
         except TypeError:
             together = False
         if together:

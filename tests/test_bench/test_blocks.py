@@ -231,6 +231,10 @@ def test_solved_rows_is_checks_solved_on_near_misses():
         want = [max(g) <= size and check(i, Solution(box, tuple(g))).solved
                 for i, g in zip(instances, grids, strict=True)]  # past the size: malformed
         assert got.tolist() == want and any(want) and not all(want)
+        # a digit that a shift of 64 bits would wrap onto a missing one (65 -> 1) solves nothing
+        wrapped = np.array(made[0].secret.grid)
+        wrapped[wrapped == 1] = 65
+        assert not solved_rows(np.array([made[0].instance.grid]), wrapped[None, :], box)[0]
 
 
 def test_check_texts_judges_only_what_check_calls_solved():

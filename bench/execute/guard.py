@@ -11,7 +11,9 @@ always able to act:
 - when the worker exits, the guard kills everything left below it and exits the way the worker
   did (same exit code, or killed by the same signal), so the runner sees the worker's end;
 - when its own parent dies (PR_SET_PDEATHSIG delivers SIGTERM), it kills the worker and
-  everything below it, then exits.
+  everything below it, then exits. ``--parent PID`` names that parent (the runner): a runner
+  killed while the guard was still starting, before the prctl, leaves it another parent, and
+  the guard then exits at once (or, once the worker runs, within a second).
 
 It waits in ``sigtimedwait`` on SIGCHLD and SIGTERM: no polling, no CPU while runs go on.
 With ``--cgroup FILE,...`` (the ``cgroup.procs`` files of the worker's control group,
@@ -42,12 +44,17 @@ def end_like(status: int) -> None:
     os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
 
 
-def guard(cmd: list[str], pass_fds: tuple[int, ...], cgroup: list[str]) -> None:
-    parent = os.getppid()
+def guard(cmd: list[str], pass_fds: tuple[int, ...], cgroup: list[str],
+          parent: int | None = None) -> None:
+    """Start ``cmd`` (the worker) and outlive it, as the module says; ``parent``: the pid of
+    the runner that started this guard (None: the parent it has now)."""
+    parent = os.getppid() if parent is None else parent
     join(cgroup)  # before anything starts: the worker is born in the run's control group
     become_subreaper()
     signal.signal(signal.SIGTERM, lambda *_: None)  # a handler, so an early SIGTERM is kept
     die_with_parent(signal.SIGTERM)
+    if os.getppid() != parent:  # the runner died before the prctl: no worker to start
+        os._exit(1)
     worker = subprocess.Popen(cmd, pass_fds=pass_fds)
     for fd in pass_fds:  # the worker holds the pipes: their ends must close when it dies
         os.close(fd)
@@ -77,17 +84,21 @@ def main() -> None:
     argv = sys.argv[1:]
     fds: tuple[int, ...] = ()
     cgroup: list[str] = []
-    while argv[:1] in (["--pass-fds"], ["--cgroup"]):
+    parent = None
+    while argv[:1] in (["--pass-fds"], ["--cgroup"], ["--parent"]):
         if argv[0] == "--pass-fds":
             fds = tuple(int(f) for f in argv[1].split(",") if f)
+        elif argv[0] == "--parent":
+            parent = int(argv[1])
         else:
             cgroup = [f for f in argv[1].split(",") if f]
         argv = argv[2:]
     if argv[:1] == ["--"]:
         argv = argv[1:]
     if not argv:
-        sys.exit("usage: python -m bench.execute.guard [--pass-fds A,B] [--cgroup F,G] -- CMD ...")
-    guard(argv, fds, cgroup)
+        sys.exit("usage: python -m bench.execute.guard [--pass-fds A,B] [--cgroup F,G] "
+                 "[--parent PID] -- CMD ...")
+    guard(argv, fds, cgroup, parent)
 
 
 if __name__ == "__main__":

@@ -125,7 +125,7 @@ class Slot:
         self.group_name = self.group.memory.name if self.group else ""
         joins = ["--cgroup", ",".join(self.group.procs_files())] if self.group else []
         cmd = [sys.executable, "-m", "bench.execute.guard", "--pass-fds", f"{down_r},{up_w}",
-               *joins, "--",
+               "--parent", str(os.getpid()), *joins, "--",
                sys.executable, "-m", "bench.execute.worker", "--read-fd", str(down_r),
                "--write-fd", str(up_w), "--cpus", ",".join(map(str, self.cpus))]
         for plugin in self.plugins:

@@ -67,8 +67,15 @@ def split_columns(same: dict[str, Any], columns: dict[str, list[Any]], n: int
     column whose value (and its type) is one for every row, given once; ``rows``, every other
     column as a list as long as the chunk (null where a row has none). Columns in the order
     given; non-finite floats made null."""
+    return _split_kinds(same, columns, n)[0]
+
+
+def _split_kinds(same: dict[str, Any], columns: dict[str, list[Any]], n: int
+                 ) -> tuple[dict[str, dict[str, Any]], set[type]]:
+    """:func:`split_columns`, and the types of the values its ``rows`` hold."""
     same = {name: _clean(value) for name, value in same.items()}
     varying = {}
+    held: set[type] = set()
     for name, values in columns.items():
         kinds = set(map(type, values))
         if float in kinds and not _finite(values):
@@ -78,7 +85,8 @@ def split_columns(same: dict[str, Any], columns: dict[str, list[Any]], n: int
             same[name] = values[0]
         else:
             varying[name] = values
-    return {"same": same, "rows": varying}
+            held |= kinds
+    return {"same": same, "rows": varying}, held
 
 
 def _all_equal(values: list[Any], n: int) -> bool:
@@ -287,14 +295,15 @@ class Journal:
         if n == 1:
             self.append_many([{**same, **{name: values[0] for name, values in varying.items()}}])
         elif n:
-            chunk = split_columns(same, varying, n)
-            self._write(line_bytes(chunk), chunk, n, later)
+            chunk, kinds = _split_kinds(same, varying, n)
+            self._write(line_bytes(chunk), chunk, n, later, plain=kinds <= _PLAIN)
 
     def _write(self, line: bytes, chunk: dict[str, dict[str, Any]], n: int,
-               later: bool = False) -> None:
+               later: bool = False, plain: bool | None = None) -> None:
         """Write a line (of ``chunk``'s ``n`` rows) and fsync it (now, or ``later`` by the
         background syncer), and keep the chunk while the journal is this object's alone
-        (begun empty) and holds plain values only."""
+        (begun empty) and holds plain values only (``plain``: whether its ``rows`` do, where
+        known)."""
         if self._handle is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._handle = open(self.path, "ab")
@@ -302,8 +311,9 @@ class Journal:
             self._kept_rows = 0
         if self._kept is not None:
             self._kept_rows += n
-            if self._kept_rows <= KEEP_ROWS and _plain(chunk["same"].values()) \
-                    and all(_plain(v) for v in chunk["rows"].values()):
+            if plain is None:
+                plain = all(_plain(v) for v in chunk["rows"].values())
+            if self._kept_rows <= KEEP_ROWS and plain and _plain(chunk["same"].values()):
                 self._kept.append((chunk["same"], chunk["rows"], n))
             else:
                 self._kept = None

@@ -767,6 +767,11 @@ def test_the_journal_kept_in_memory_reads_as_its_file(tmp_path):
     odd.append_many([{"key": "t", "p_shape": (3, 4)}, {"key": "u", "p_shape": [1]}])
     assert odd._kept is None
     assert odd.read_columns()[0]["p_shape"] == [[3, 4], [1]]
+    for shapes in ([(3, 4), [1]], [(3, 4), (3, 4)]):  # a chunk's column that varies, or not
+        chunked = Journal(tmp_path / f"chunked{len(set(map(type, shapes)))}.jsonl")
+        chunked.append_columns({"solver": "x"}, {"key": ["t", "u"], "p_shape": shapes}, 2)
+        assert chunked._kept is None
+        assert chunked.read_columns()[0]["p_shape"] == [list(shape) for shape in shapes]
 
 
 def test_a_journal_line_reads_as_the_standard_encoders():

@@ -14,7 +14,7 @@ import numpy as np
 import orjson
 
 from instances.common import Verdict
-from instances.sudoku.model import BOXES, Instance, Solution, grid_rows, line_rows, symbol
+from instances.sudoku.model import Instance, Solution, code_rows, grid_rows, line_rows, symbol
 
 
 def units(box: int) -> list[tuple[str, list[int]]]:
@@ -56,25 +56,24 @@ def _unit_table(box: int) -> np.ndarray:
 
 
 def solved_rows(puzzles: np.ndarray, answers: np.ndarray, box: int) -> np.ndarray:
-    """For each (puzzle, answer) row pair of one box side (digits, 0 = blank): whether the
-    answer keeps every clue and each of its units holds every digit 1..size, in one compiled
-    pass (``check_kernel``: a unit is judged by the OR of its cells' bits ``1 << digit``)."""
-    from instances.sudoku.check_kernel import solved_digit_rows  # numba: on first use
+    """For each (puzzle, answer) row pair of one box side: whether the answer keeps every clue
+    and each of its units holds every digit 1..size (a solved grid: a unit's ``size`` cells
+    showing all ``size`` digits hold each once). A unit is judged by the OR of its cells'
+    bits ``1 << digit``: all of 1..size and nothing else (a blank's bit 0, a value past
+    ``size`` clamped to bit ``size + 1``, one below 0 to bit 0) is solved."""
+    size = box * box
+    kept = ((puzzles == 0) | (puzzles == answers)).all(axis=1)
+    bits = _bit_table(size)[np.clip(answers, 0, size + 1)]
+    full = (1 << (size + 1)) - 2
+    return kept & (np.bitwise_or.reduce(bits[:, _unit_table(box)], axis=2) == full).all(axis=1)
 
-    out = np.zeros(len(puzzles), dtype=np.bool_)
-    if len(puzzles):
-        solved_digit_rows(np.ascontiguousarray(puzzles), np.ascontiguousarray(answers),
-                          _unit_table(box), box * box, out)
-    return out
 
+@cache
+def _bit_table(size: int) -> np.ndarray:
+    """``1 << d`` for each d in 0..size + 1, in the smallest integer type that holds them."""
+    kind = np.uint16 if size < 15 else np.uint32 if size < 31 else np.uint64
+    return np.left_shift(kind(1), np.arange(size + 2, dtype=kind))
 
-#: The digit of each character code as ``to_line`` writes the symbols (``.`` 0, ``1`` 1, ...,
-#: ``P`` 25); 0 for every other code, which can then complete no unit.
-DIGIT_OF_CODE = np.zeros(256, dtype=np.uint8)
-DIGIT_OF_CODE[[ord(symbol(digit)) for digit in range(max(BOXES) ** 2 + 1)]] = \
-    np.arange(max(BOXES) ** 2 + 1)
-#: The end of an answer text in the compact form: the line's closing quote and brace.
-_COMPACT_TAIL = np.frombuffer(b'"}', dtype=np.uint8)
 
 #: The verdict on a solved grid (one object: a verdict is immutable).
 SOLVED = Verdict(True, True)
@@ -119,8 +118,6 @@ def judge_compact(instances: list[Instance], texts: list[str | None],
     boxes = {instance.box for instance in instances}
     if len(boxes) != 1 or None in texts:
         return every
-    from instances.sudoku.check_kernel import judge_compact_rows  # numba: on first use
-
     box = boxes.pop()
     head = f'{{"box":{box},"grid":"'.encode("ascii")
     width = len(head) + box ** 4 + 2
@@ -128,11 +125,12 @@ def judge_compact(instances: list[Instance], texts: list[str | None],
     if set(map(len, texts)) != {width} or not joined.isascii():
         return every
     rows = np.frombuffer(joined.encode("ascii"), dtype=np.uint8).reshape(len(texts), width)
-    compact = np.zeros(len(texts), dtype=np.bool_)
-    solved = np.zeros(len(texts), dtype=np.bool_)
-    judge_compact_rows(rows, np.frombuffer(head, dtype=np.uint8), _COMPACT_TAIL,
-                       grid_rows(instances, np.uint8), DIGIT_OF_CODE, _unit_table(box),
-                       box * box, compact, solved)
+    lines = rows[:, len(head):-2]
+    compact = ((rows[:, :len(head)] == np.frombuffer(head, dtype=np.uint8)).all(axis=1)
+               & (rows[:, -2:] == np.frombuffer(b'"}', dtype=np.uint8)).all(axis=1)
+               & ~((lines == ord('"')) | (lines == ord("\\")) | (lines < 0x20)).any(axis=1))
+    solved = compact & solved_rows(grid_rows(instances, np.uint8), code_rows(lines, np.uint8),
+                                   box)
     if solved.all():
         out[:] = [SOLVED] * len(out)
     else:

@@ -15,11 +15,8 @@ The stages, in the order a sweep meets them:
 5. ``rows``: the parent's rows, as a chunk's columns (every answer checked by the family's
    ``check_many``, every claim judged, the run and instance columns);
 6. ``journal``: the chunks appended (packed, encoded, written, fsynced);
-7. ``ahead``: the table's row groups converted to Arrow as the chunks are appended
-   (``bench.table.store.GroupsAhead``, as a sweep converts them while its runs go on);
-8. ``compact``: the journal's columns (kept in memory by the journal that wrote them), the
-   typed Arrow table of what was not converted ahead, the Parquet file
-   (``bench.table.store.compact``).
+7. ``compact``: the journal's columns (kept in memory by the journal that wrote them), the
+   typed Arrow table, the Parquet file (``bench.table.store.compact``).
 
 No worker process, no watchdog and no summary: the process boundary's own cost is what
 ``perf/sudoku_throughput.py`` shows beyond these. Times are this process's CPU time (a stage
@@ -84,8 +81,6 @@ def main() -> None:
     slot = types.SimpleNamespace(started_iso="2026-01-01T00:00:00", limits_note=lambda: "",
                                  limits_by="process-tree", t_prepare=0.0)
     journal = Journal(folder / "journal.jsonl")
-    ahead = store.GroupsAhead(journal)
-    store.to_arrow({"key": ["k"]}, 1)  # pandas' and pyarrow's first use: not a stage
     for first in range(0, len(tasks), args.block):
         block = Block(tasks[first:first + args.block])
         sent.clear()
@@ -101,13 +96,12 @@ def main() -> None:
                     raise SystemExit("a row is not solved and verified")
                 stages.timed("journal", journal.append_columns, chunk.same, chunk.varying,
                              len(chunk.tasks))
-                stages.timed("ahead", ahead.catch_up)
     journal.close()
 
     def compact():
-        store.compact(folder, journal, ahead=ahead)
+        store.compact(folder, journal)
 
-    compact()  # its first call's imports: not a stage
+    compact()  # pandas' and pyarrow's first use: not a stage
     stages.timed("compact", compact)
     n = len(tasks)
     total = sum(stages.seconds.values())

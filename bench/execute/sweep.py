@@ -43,7 +43,6 @@ from bench.plan.suite import (
 from bench.table.journal import Journal
 from bench.table.store import (
     JOURNAL,
-    GroupsAhead,
     compact,
     environment,
     now,
@@ -483,12 +482,9 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
         journal.append(row)
         bar.update(row)
 
-    ahead = GroupsAhead(journal)  # the table's row groups, converted while the runs go on
-
     def record_chunk(chunk: ChunkRows) -> None:
         journal.append_columns(chunk.same, chunk.varying, len(chunk.tasks), later=True)
         bar.update_many(chunk.column("status"), chunk.column("t_wall"))
-        ahead.catch_up()
         kept_out_of_collections()
 
     try:
@@ -503,7 +499,7 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
     finally:
         bar.close()
         journal.close()
-        compact(directory, journal, background=table_in_background, ahead=ahead)
+        compact(directory, journal, background=table_in_background)
         for writing in writes_pending():
             keep_lock_until(writing)
         if adaptive:

@@ -212,13 +212,6 @@ class Journal:
             {name: values[0] for name, values in varying.items()} if size == 1 and not same
             else (same, varying, size) for same, varying, size in self._kept))
 
-    def kept_chunks(self) -> list[tuple[dict[str, Any], dict[str, list[Any]], int]] | None:
-        """What this object keeps in memory of the journal, in order: each line it wrote as
-        ``(same, varying, size)`` (a single row's too, which :meth:`read_parts` merges with
-        its neighbours); None where it keeps none (the journal is then read from the file).
-        The list grows as lines are written; it is not to be changed."""
-        return self._kept
-
     @staticmethod
     def columns_of(parts: Any) -> tuple[dict[str, list[Any]], int]:
         """Columns of (same, varying, size) parts in order."""

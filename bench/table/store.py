@@ -8,7 +8,6 @@ and ``cliffbench solve`` use ``now()`` and the journal, and must not pay for it.
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import platform
@@ -16,12 +15,11 @@ import socket
 import subprocess
 import sys
 from datetime import UTC, datetime
-from functools import cache
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bench.table.journal import Journal, transpose
+from bench.table.journal import Journal
 from bench.table.schema import COLUMNS, SCHEMA_VERSION
 
 if TYPE_CHECKING:
@@ -87,12 +85,11 @@ def _kinds(values: list[Any], na_type: type) -> set[type]:
 
 
 def compact(directory: str | Path, journal: Journal | None = None,
-            background: bool = False, ahead: GroupsAhead | None = None) -> Path:
+            background: bool = False) -> Path:
     """Write ``runs.parquet`` from the journal (atomically: write then rename): straight from
     its parts to Arrow (:func:`write_parts`), or through :func:`to_frame` where a column's
     values do not convert exactly; the file reads back as ``to_frame`` of the columns.
-    ``journal``: the object that wrote it, whose parts may be in memory; ``ahead``: the row
-    groups of its table converted while the sweep ran (:class:`GroupsAhead` of ``journal``).
+    ``journal``: the object that wrote it, whose parts may be in memory.
 
     ``background``: return once the table is converted, its last row groups written and the
     file renamed into place by a thread (the next :func:`load` of the sweep takes the table
@@ -105,7 +102,7 @@ def compact(directory: str | Path, journal: Journal | None = None,
     target = directory / TABLE
     tmp = target.with_suffix(".parquet.tmp")
     _just_written.clear()
-    made = write_parts(parts, tmp, background, ahead)
+    made = write_parts(parts, tmp, background)
     if made is None:
         to_frame(Journal.columns_of(parts)[0]).to_parquet(tmp, index=False,
                                                           **PARQUET_COMPRESSION)
@@ -141,14 +138,10 @@ def finish_writing() -> None:
         raise errors[0]
 
 
-#: The rows of a group of the table's conversion: a bigger table is converted one group at a
-#: time while a thread writes those before (Parquet's encoder releases the GIL), so that its
+#: The rows of a row group of the table: a bigger table is converted one row group at a time
+#: while a thread writes the one before (Parquet's encoder releases the GIL), so that its
 #: conversion and its writing overlap on two cores.
 ROW_GROUP_ROWS = 8192
-#: The rows of a row group of the file where groups converted ahead are written together
-#: (:func:`write_parts`): this many or more (the last one fewer), as fewer and bigger row groups
-#: encode faster and smaller.
-FILE_GROUP_ROWS = 65536
 
 
 class GroupWriting:
@@ -162,15 +155,8 @@ class GroupWriting:
         self.pool = ThreadPoolExecutor(1, thread_name_prefix="compact")
         self.finished: list[Any] = []
 
-    def write(self, tables: list[Any]) -> None:
-        """Write the tables (of the file's schema) as one row group."""
-        self.finished.append(self.pool.submit(self._write_together, tables))
-
-    def _write_together(self, tables: list[Any]) -> None:
-        import pyarrow as pa
-
-        together = pa.concat_tables(tables)
-        self.writer.write_table(together, row_group_size=max(together.num_rows, 1))
+    def write(self, table: Any) -> None:
+        self.finished.append(self.pool.submit(self.writer.write_table, table))
 
     def close(self) -> None:
         self.finished.append(self.pool.submit(self.writer.close))
@@ -198,114 +184,14 @@ class GroupWriting:
             future.result()
 
 
-class GroupsAhead:
-    """The row groups of a sweep's table converted to Arrow while the sweep runs, from the
-    rows its journal keeps in memory (``Journal.kept_chunks``), so that the compaction at
-    its end has only the last group to convert (:func:`write_parts`).
-
-    :meth:`catch_up` (after each journal write) cuts the kept lines into groups as
-    :func:`row_groups` cuts :meth:`Journal.read_parts`' parts (its chunk lines, and each
-    stretch of single-row lines made one part as ``read_parts`` makes it), and converts each
-    group once it is whole (:data:`ROW_GROUP_ROWS` rows or more: the next part begins
-    another) with the dtypes of its own rows. :meth:`table_of` gives a group's table where
-    the compaction's group holds the same parts (the same objects, or equal) and the whole
-    table's dtypes are the group's own (a column of another dtype, or one the group lacks,
-    makes the table's conversion of the group a different one: it is converted again)."""
-
-    def __init__(self, journal: Journal):
-        self.journal = journal
-        self.taken = 0  # the kept lines cut into groups so far
-        self.group: list[tuple[dict[str, Any], dict[str, list[Any]], int]] = []
-        self.held = 0  # the rows of ``group``
-        self.converted = False  # whether ``group`` is converted
-        self.stretch: list[dict[str, Any]] = []  # the rows of a stretch of single-row lines
-        self.stopped = False  # the journal stopped keeping its rows
-        #: (parts, their dtypes, their table or None) of each group converted, by the row of
-        #: the table it begins at.
-        self.made: dict[int, tuple[list[Any], dict[str, str] | None, Any]] = {}
-        self.rows = 0  # the rows of the groups before ``group``
-
-    def catch_up(self) -> None:
-        """Cut the lines kept since the last call into groups, converting each group made
-        whole."""
-        kept = self.journal.kept_chunks()
-        if self.stopped or kept is None:
-            self.stopped = self.stopped or self.taken > 0
-            return
-        while self.taken < len(kept):
-            same, varying, size = kept[self.taken]
-            self.taken += 1
-            single = size == 1 and not same
-            if single and self.stretch:  # one more row of the stretch's part
-                self.stretch.append({name: values[0] for name, values in varying.items()})
-                self.held += 1
-                continue
-            self._end_stretch()
-            if self.held >= ROW_GROUP_ROWS:  # this part begins the next group
-                if not self.converted:
-                    self._convert()
-                self.rows += self.held
-                self.group, self.held, self.converted = [], 0, False
-            self.held += size
-            if single:
-                self.stretch.append({name: values[0] for name, values in varying.items()})
-                continue
-            self.group.append((same, varying, size))
-            if self.held >= ROW_GROUP_ROWS:
-                self._convert()
-
-    def _end_stretch(self) -> None:
-        """The stretch of single rows taken, as the one part ``read_parts`` makes of it."""
-        if self.stretch:
-            self.group.append(({}, transpose(self.stretch), len(self.stretch)))
-            self.stretch = []
-
-    def _convert(self) -> None:
-        parts = self.group
-        dtypes = table_dtypes(parts)
-        table = None if dtypes is None else arrow_table(parts, dtypes, _schema_of(dtypes))
-        self.made[self.rows] = (parts, dtypes, table)
-        self.converted = True
-
-    def table_of(self, parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]],
-                 dtypes: dict[str, str], first_row: int) -> Any:
-        """The table converted ahead of the group of these parts, whose first row is the
-        table's ``first_row``, with these dtypes; None where there is none."""
-        made = self.made.get(first_row)
-        if made is None:
-            return None
-        ahead, own, table = made
-        if own != dtypes or len(ahead) != len(parts) or not all(
-                (a[0] is b[0] and a[1] is b[1] and a[2] == b[2]) or a == b
-                for a, b in zip(ahead, parts, strict=True)):
-            return None
-        return table
-
-@cache
-def _schema_key(key: tuple[tuple[str, str], ...]) -> Any:
-    return arrow_schema(dict(key))
-
-
-def _schema_of(dtypes: dict[str, str]) -> Any:
-    """:func:`arrow_schema` of the dtypes, made once for each (it is the same for every
-    group of a table)."""
-    return _schema_key(tuple(dtypes.items()))
-
-
 def write_parts(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], path: Path,
-                background: bool = False, ahead: GroupsAhead | None = None
-                ) -> tuple[Any, GroupWriting | None] | None:
+                background: bool = False) -> tuple[Any, GroupWriting | None] | None:
     """Write the table of the journal's parts (``Journal.read_parts``) to ``path`` as
-    Parquet, converted group by group (:data:`ROW_GROUP_ROWS` rows or so, whole parts each),
-    and return it as Arrow with, where ``background`` and it has more than one group, the
+    Parquet, row group by row group (:data:`ROW_GROUP_ROWS` rows or so, whole parts each),
+    and return it as Arrow with, where ``background`` and it has more than one row group, the
     :class:`GroupWriting` still writing its last ones (None: the file is complete); None,
     with nothing meant to be kept at ``path``, where a column does not convert exactly
-    (:func:`arrow_table`). ``ahead``: the groups converted while the sweep ran, taken where
-    they are this table's (:meth:`GroupsAhead.table_of`).
-
-    A thread writes the groups converted while the next is converted, each its own row
-    group; the groups converted ahead, which need no converting, are written together in
-    row groups of :data:`FILE_GROUP_ROWS` rows or more."""
+    (:func:`arrow_table`)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -313,12 +199,8 @@ def write_parts(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], p
     if dtypes is None:
         return None
     groups = row_groups(parts, ROW_GROUP_ROWS)
-    schema = _schema_of(dtypes)
-    firsts = list(itertools.accumulate((sum(size for _, _, size in group) for group in groups),
-                                       initial=0))
-    made = [None if ahead is None else ahead.table_of(group, dtypes, first)
-            for group, first in zip(groups, firsts, strict=False)]
-    first = made[0] if made[0] is not None else arrow_table(groups[0], dtypes, schema)
+    schema = arrow_schema(dtypes)
+    first = arrow_table(groups[0], dtypes, schema)
     if first is None:
         return None
     shared = [name for name in schema.names if name not in OWN_VALUE_COLUMNS]
@@ -326,21 +208,17 @@ def write_parts(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], p
     if len(groups) == 1:
         pq.write_table(first, path, **options)
         return first, None
-    tables, pending = [first], [first]  # pending: converted, not given to the writer yet
+    tables = [first]
     writing = GroupWriting(pq.ParquetWriter(path, schema, **options))
-    for group, table in zip(groups[1:], made[1:], strict=True):
-        if table is None or sum(table.num_rows for table in pending) >= FILE_GROUP_ROWS:
-            writing.write(pending)  # written while this group is converted, or the next
-            pending = []
-        if table is None:
-            table = arrow_table(group, dtypes, schema)
+    writing.write(first)
+    for group in groups[1:]:
+        table = arrow_table(group, dtypes, schema)
         if table is None:
             writing.close()
             writing.wait()  # the writer's own error, if any, is raised here
             return None
         tables.append(table)
-        pending.append(table)
-    writing.write(pending)
+        writing.write(table)
     writing.close()
     if not background:
         writing.wait()

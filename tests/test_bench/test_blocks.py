@@ -851,9 +851,8 @@ def test_a_block_sweep_stamps_its_pipeline_where_asked(tmp_path):
 
 
 def test_a_table_of_many_row_groups_reads_as_to_frame(tmp_path, monkeypatch):
-    """A table of more rows than ``ROW_GROUP_ROWS`` is converted group by group (the next
-    group converted while a thread writes the last), and written in row groups of
-    ``FILE_GROUP_ROWS`` rows or more: the file holds several row groups and reads
+    """A table of more rows than ``ROW_GROUP_ROWS`` is written group by group (the next group
+    converted while a thread writes the last): the file holds several row groups and reads
     back, from the file and from the table kept for ``load``, as ``to_frame`` of the rows; a
     value that does not convert as it is, in the last group only (a number in a text column),
     sends the whole table through ``to_frame``."""
@@ -863,7 +862,6 @@ def test_a_table_of_many_row_groups_reads_as_to_frame(tmp_path, monkeypatch):
     from bench.table import store
 
     monkeypatch.setattr(store, "ROW_GROUP_ROWS", 4)
-    monkeypatch.setattr(store, "FILE_GROUP_ROWS", 4)
     for name, message in (("exact", "late"), ("mixed", 42)):
         folder = tmp_path / name
         journal = Journal(folder / "journal.jsonl")

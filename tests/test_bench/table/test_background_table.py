@@ -19,7 +19,7 @@ from bench.table.journal import Journal
 
 def _journal(folder, rows=11):
     """A journal of chunks of 3 rows (and a last of 2), more than one row group's worth at
-    ``ROW_GROUP_ROWS = FILE_GROUP_ROWS = 4``."""
+    ``ROW_GROUP_ROWS = 4``."""
     journal = Journal(folder / "journal.jsonl")
     for first in range(0, rows - 2, 3):
         journal.append_columns({"solver": "x", "p_box": 3},
@@ -44,7 +44,6 @@ def held_close(monkeypatch):
 
     monkeypatch.setattr(pq.ParquetWriter, "close", waiting_close)
     monkeypatch.setattr(store, "ROW_GROUP_ROWS", 4)
-    monkeypatch.setattr(store, "FILE_GROUP_ROWS", 4)
     yield release
     release.set()
     store.finish_writing()
@@ -81,7 +80,6 @@ def test_a_load_that_needs_the_file_waits_for_it(tmp_path, monkeypatch):
 
 def test_a_failed_background_writing_is_raised_and_leaves_no_file(tmp_path, monkeypatch):
     monkeypatch.setattr(store, "ROW_GROUP_ROWS", 4)
-    monkeypatch.setattr(store, "FILE_GROUP_ROWS", 4)
     calls = []
     write = pq.ParquetWriter.write_table
 

@@ -273,12 +273,14 @@ class Journal:
         """Append rows (a block's chunk) with one write and one fsync."""
         if len(rows) > 1:
             chunk = _pack(rows)
-            self._write(line_bytes(chunk), chunk, len(rows))
+            self._write(line_bytes(chunk), chunk, len(rows),
+                        all(_plain(values) for values in chunk["rows"].values()))
         else:
             for row in rows:
                 clean = {k: _clean(v) for k, v in row.items()}
                 self._write(line_bytes(clean),
-                            {"same": {}, "rows": {k: [v] for k, v in clean.items()}}, 1)
+                            {"same": {}, "rows": {k: [v] for k, v in clean.items()}}, 1,
+                            _plain(clean.values()))
 
     def append_columns(self, same: dict[str, Any], varying: dict[str, list[Any]], n: int,
                        later: bool = False) -> None:
@@ -289,14 +291,13 @@ class Journal:
             self.append_many([{**same, **{name: values[0] for name, values in varying.items()}}])
         elif n:
             chunk, kinds = _split_kinds(same, varying, n)
-            self._write(line_bytes(chunk), chunk, n, later, plain=kinds <= _PLAIN)
+            self._write(line_bytes(chunk), chunk, n, kinds <= _PLAIN, later)
 
-    def _write(self, line: bytes, chunk: dict[str, dict[str, Any]], n: int,
-               later: bool = False, plain: bool | None = None) -> None:
+    def _write(self, line: bytes, chunk: dict[str, dict[str, Any]], n: int, plain: bool,
+               later: bool = False) -> None:
         """Write a line (of ``chunk``'s ``n`` rows) and fsync it (now, or ``later`` by the
         background syncer), and keep the chunk while the journal is this object's alone
-        (begun empty) and holds plain values only (``plain``: whether its ``rows`` do, where
-        known)."""
+        (begun empty) and holds plain values only (``plain``: whether its ``rows`` do)."""
         if self._handle is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._handle = open(self.path, "ab")
@@ -304,8 +305,6 @@ class Journal:
             self._kept_rows = 0
         if self._kept is not None:
             self._kept_rows += n
-            if plain is None:
-                plain = all(_plain(v) for v in chunk["rows"].values())
             if self._kept_rows <= KEEP_ROWS and plain and _plain(chunk["same"].values()):
                 self._kept.append((chunk["same"], chunk["rows"], n))
             else:

@@ -36,11 +36,26 @@ defaults.
 Slices are counted in nodes and moves, not seconds: the same seed and parameters give the same
 search whatever the machine; only where the budget cuts it depends on the clock (``max_moves``
 with the budget to spare makes a run fully deterministic).
+
+Restarts (``restart_after``, 0 = off, the default): the solve becomes a sequence of independent
+runs of the above. A *turn* is one slice of dfs-breaks and one slice of region moves; once
+``restart_after`` turns in a row have not given the current run a better board, the run ends and
+a new one begins afresh: a new dfs-breaks search from the greedy board, ``start_nodes`` nodes of
+it, a new region-move state, nothing taken over from the runs before. Run ``k`` has the seed
+``sub_seed(seed, k)``: the seed itself for run 0 (so up to its first restart a solve with
+restarts is the solve without), a hash of the seed and ``k`` after that (no run of one seed is a
+run of another). Turns, not seconds, end a run, so the runs are the same whatever the machine.
+The answer is the best board of all runs (the first found among equals); the score trace is the
+best score over all runs, over time (a later run's improvement is recorded only when it beats
+every earlier run); the counters are sums over the runs (``start_score`` and ``start_nodes``
+are run 0's), with ``lns_restarts`` the number of runs after the first and ``best_run`` the
+number of the run whose board is returned; ``max_moves`` counts the moves of all runs.
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import numba
 import numpy as np
@@ -180,6 +195,10 @@ PARAMS = [
     Param("node_limit", 5000, "most nodes of one region's refill", min=1),
     Param("max_moves", 0, "stop after this many moves (0 = only the time budget)", min=0),
     Param("chunk_moves", 200, "moves between two looks at the clock", min=1),
+    Param("restart_after", 0, "start afresh (a new dfs-breaks search and new region-move state "
+          "from a seed derived from the seed and the restart's number) after this many turns "
+          "in a row without a better board of the current run; the best board of all runs is "
+          "returned (0 = never)", min=0),
 ]
 
 DEFAULTS = {p.name: p.default for p in PARAMS}
@@ -218,35 +237,48 @@ def push_board(search: edgematch_breaks.Search, board: np.ndarray, breaks: int) 
     fit_schedule(search.shape, search.slack, breaks, search.allow)
 
 
-@solver("lns", family="edgematch", paradigm="native", backend=f"numba-{numba.__version__}",
-        params=PARAMS, prepare=prepare)
-def solve(instance: Instance, budget: Budget, seed: int, **params) -> Outcome:
-    """Score mode: dfs-breaks and region refills (large-neighbourhood search with sideways
-    moves) take turns on the best board; returns the best full legal board found."""
-    p = {**DEFAULTS, **params}
-    t0 = time.perf_counter()
-    if instance.ncells == 0:
-        return Outcome("solved", solution=Solution.empty(0, 0), objective=0.0, t_encode=0.0,
-                       t_solve=0.0)
-    schedule = {k: p[k] for k in ("break_from", "break_power", "break_slack", "cell_breaks")}
-    dfs = breaks_search(instance, seed or 0, int(p["tail_rows"]), schedule)
-    if dfs is None:
-        return Outcome("infeasible", counters={"nodes": 0, "moves": 0, "best_score": -1},
-                       t_encode=time.perf_counter() - t0, t_solve=0.0)
-    t_encode = time.perf_counter() - t0
-    trace: list[tuple[float, float]] = [(t_encode, float(dfs.best_score))]
+def sub_seed(seed: int, run: int) -> int:
+    """The seed of run ``run`` of a solve with ``seed``: the seed itself for run 0, then a hash of
+    the two (so no run of one seed is a run of another)."""
+    if run == 0:
+        return seed
+    state = np.random.SeedSequence([seed % 2**63, run]).generate_state(2, np.uint32)
+    return (int(state[0]) << 31) | (int(state[1]) >> 1)
+
+
+@dataclass
+class Run:
+    """The end of one run of lns: its two searches, its score trace, why it stopped."""
+
+    dfs: edgematch_breaks.Search
+    search: Lns
+    trace: list[tuple[float, float]]
+    start_breaks: int  # of the board the region moves began with
+    start_nodes: int  # nodes of dfs-breaks before the first region moves
+    restart: bool  # stopped for want of improvement (``restart_after`` turns without one)
+
+
+def lns_run(instance: Instance, dfs: edgematch_breaks.Search, budget: Budget, seed: int,
+            p: dict, trace: list[tuple[float, float]], t0: float, max_moves: int) -> Run:
+    """One run of lns from a fresh dfs-breaks search: ``start_nodes`` nodes of it, then turns
+    of dfs-breaks and region moves on the run's best board until the budget, ``max_moves``
+    moves (0 = no limit), a perfect board or ``restart_after`` turns in a row without a better
+    board of this run. Improvements are appended to ``trace``."""
     status = PAUSED
     if dfs.best_breaks:
         status = drive(dfs, budget, int(p["start_nodes"]), int(p["chunk_nodes"]), trace, t0)
-    search = Lns(instance, dfs_board(dfs), seed or 0, p)
-    counters = {"start_score": instance.max_score - search.best_breaks,
-                "start_nodes": dfs.nodes}
+    search = Lns(instance, dfs_board(dfs), seed, p)
+    start = (search.best_breaks, dfs.nodes)
     slice_nodes, slice_moves = int(p["slice_nodes"]), int(p["slice_moves"])
+    restart_after = int(p["restart_after"])
     dfs_on = status == PAUSED and slice_nodes > 0
     rate = 0.0  # moves per second
+    run_best, stale = search.best_breaks, 0
     while search.best_breaks > 0 and budget.remaining() > MARGIN_S:
-        if p["max_moves"] and search.state[L_MOVES] >= p["max_moves"]:
+        if max_moves and search.state[L_MOVES] >= max_moves:
             break
+        if restart_after and stale >= restart_after:
+            return Run(dfs, search, trace, *start, True)
         if dfs_on:  # a slice of dfs-breaks, searching for a board better than the best
             status = drive(dfs, budget, dfs.nodes + slice_nodes, int(p["chunk_nodes"]), trace,
                            t0)
@@ -261,8 +293,8 @@ def solve(instance: Instance, budget: Budget, seed: int, **params) -> Outcome:
             size = min(todo, int(p["chunk_moves"]))
             if 0 < rate * remaining < size:
                 size = max(1, int(rate * remaining))
-            if p["max_moves"]:
-                size = min(size, int(p["max_moves"]) - int(search.state[L_MOVES]))
+            if max_moves:
+                size = min(size, max_moves - int(search.state[L_MOVES]))
             if remaining <= 0 or size <= 0:
                 break
             before, breaks, t = int(search.state[L_MOVES]), search.best_breaks, time.perf_counter()
@@ -274,14 +306,65 @@ def solve(instance: Instance, budget: Budget, seed: int, **params) -> Outcome:
                               float(instance.max_score - search.best_breaks)))
         if search.best_breaks < dfs.best_breaks:
             push_board(dfs, search.best, search.best_breaks)
-    score = instance.max_score - search.best_breaks
-    st = search.state
-    counters.update({"nodes": dfs.nodes, "lns_nodes": int(st[L_NODES]),
-                     "moves": int(st[L_MOVES]), "improved": int(st[L_IMPROVED]),
-                     "sideways": int(st[L_SIDEWAYS]), "cut": int(st[L_CUT]),
-                     "best_by_moves": int(st[L_NEW_BEST]),
-                     "best_score": score, "restarts": int(dfs.state[S_RESTARTS])})
-    return Outcome("solved" if search.best_breaks == 0 else "unknown",
-                   solution=search.solution(), objective=float(score), counters=counters,
+        stale = 0 if search.best_breaks < run_best else stale + 1
+        run_best = min(run_best, search.best_breaks)
+    return Run(dfs, search, trace, *start, False)
+
+
+SUMMED = {"lns_nodes": L_NODES, "moves": L_MOVES, "improved": L_IMPROVED,
+          "sideways": L_SIDEWAYS, "cut": L_CUT, "best_by_moves": L_NEW_BEST}
+
+
+@solver("lns", family="edgematch", paradigm="native", backend=f"numba-{numba.__version__}",
+        params=PARAMS, prepare=prepare)
+def solve(instance: Instance, budget: Budget, seed: int, **params) -> Outcome:
+    """Score mode: dfs-breaks and region refills (large-neighbourhood search with sideways
+    moves) take turns on the best board, from a fresh start after ``restart_after`` turns
+    without a better board when that is on; returns the best full legal board found."""
+    p = {**DEFAULTS, **params}
+    t0 = time.perf_counter()
+    if instance.ncells == 0:
+        return Outcome("solved", solution=Solution.empty(0, 0), objective=0.0, t_encode=0.0,
+                       t_solve=0.0)
+    seed, tail_rows, max_moves = seed or 0, int(p["tail_rows"]), int(p["max_moves"])
+    schedule = {k: p[k] for k in ("break_from", "break_power", "break_slack", "cell_breaks")}
+    dfs = breaks_search(instance, seed, tail_rows, schedule)
+    if dfs is None:
+        return Outcome("infeasible", counters={"nodes": 0, "moves": 0, "best_score": -1},
+                       t_encode=time.perf_counter() - t0, t_solve=0.0)
+    t_encode = time.perf_counter() - t0
+    trace: list[tuple[float, float]] = [(t_encode, float(dfs.best_score))]
+    counters = dict.fromkeys(["nodes", "restarts", *SUMMED], 0)
+    best: Lns | None = None
+    runs = 0
+    while True:
+        run_trace = trace if runs == 0 else []
+        run = lns_run(instance, dfs, budget, sub_seed(seed, runs), p, run_trace, t0,
+                      max_moves and max_moves - counters["moves"])
+        search, st = run.search, run.search.state
+        if runs == 0:
+            counters["start_score"] = instance.max_score - run.start_breaks
+            counters["start_nodes"] = run.start_nodes
+        else:  # the overall best over time: only what beats every earlier run
+            top = trace[-1][1]
+            for t, s in run_trace:
+                if s > top:
+                    trace.append((t, s))
+                    top = s
+        counters["nodes"] += run.dfs.nodes
+        counters["restarts"] += int(run.dfs.state[S_RESTARTS])
+        for name, slot in SUMMED.items():
+            counters[name] += int(st[slot])
+        if best is None or search.best_breaks < best.best_breaks:
+            best, counters["best_run"] = search, runs
+        runs += 1
+        if not run.restart or budget.remaining() <= MARGIN_S or (
+                max_moves and counters["moves"] >= max_moves):
+            break
+        dfs = breaks_search(instance, sub_seed(seed, runs), tail_rows, schedule)
+    score = instance.max_score - best.best_breaks
+    counters.update({"best_score": score, "lns_restarts": runs - 1})
+    return Outcome("solved" if best.best_breaks == 0 else "unknown",
+                   solution=best.solution(), objective=float(score), counters=counters,
                    t_encode=t_encode, t_solve=time.perf_counter() - t0 - t_encode,
                    score_trace=trace)

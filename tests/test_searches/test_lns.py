@@ -106,3 +106,69 @@ def test_break_schedule_reaches_dfs_breaks(schedule: dict) -> None:
                         **dfs.resolve({"tail_rows": 2, "max_nodes": nodes, "chunk_nodes": 7000}))
     assert (default.counters["best_score"], default.counters["boards"]) != (
         own.counters["best_score"], own.counters["boards"])
+
+
+# Restarts: a fresh run after two turns without a better board of the run, 1500 moves in all.
+RESTARTING = {**SHORT, "max_moves": 1500, "restart_after": 2}
+
+
+def test_restarts_happen_are_counted_and_the_best_run_is_kept(monkeypatch) -> None:
+    runs = []  # (best score of the run, ended by a restart)
+    real = lns.lns_run
+
+    def spy(instance: Instance, *args):
+        one = real(instance, *args)
+        runs.append((instance.max_score - one.search.best_breaks, one.restart))
+        return one
+
+    monkeypatch.setattr(lns, "lns_run", spy)
+    instance = planted(10, 5, seed=8, inner=10)
+    out = run(instance, seed=2, **RESTARTING)
+    assert_full_and_honest(instance, out)
+    assert len(runs) >= 3 and out.counters["lns_restarts"] == len(runs) - 1
+    assert [restart for _, restart in runs] == [True] * (len(runs) - 1) + [False]
+    assert out.counters["moves"] == RESTARTING["max_moves"]  # the moves of all runs
+    scores = [score for score, _ in runs]
+    assert out.objective == max(scores) == scores[out.counters["best_run"]]
+    assert scores[-1] < out.objective  # a later run did worse: the best run's board is kept
+    runs.clear()
+    assert run(instance, seed=2, **{**RESTARTING, "restart_after": 0}).counters[
+        "lns_restarts"] == 0 == len(runs) - 1
+
+
+def test_restarts_are_deterministic_per_seed_and_the_trace_is_the_overall_best() -> None:
+    instance = planted(8, 5, seed=7, inner=8)
+    a = run(instance, seed=3, **RESTARTING)
+    b = run(instance, seed=3, **{**RESTARTING, "chunk_moves": 400, "chunk_nodes": 7000})
+    assert a.counters["lns_restarts"] >= 2
+    assert a.solution == b.solution
+    assert a.counters == b.counters
+    for out in (a, b):
+        assert_full_and_honest(instance, out)
+        times = [t for t, _ in out.score_trace]
+        scores = [s for _, s in out.score_trace]
+        assert times == sorted(times)
+        assert scores == sorted(scores) and scores[-1] == out.objective
+
+
+def test_restarts_have_their_own_seeds() -> None:
+    assert lns.sub_seed(5, 0) == 5  # run 0 is the solve without restarts
+    seeds = {lns.sub_seed(seed, k) for seed in range(1, 30) for k in range(1, 30)}
+    assert len(seeds) == 29 * 29 and not seeds & set(range(1, 30))
+    assert all(0 <= s < 2**63 for s in seeds)
+
+
+def test_restarts_keep_the_break_schedule(monkeypatch) -> None:
+    # Every run's dfs-breaks search, the first and each restart's, gets lns' schedule.
+    calls = []
+    real = lns.breaks_search
+
+    def spy(instance: Instance, seed: int, tail_rows: int = 0, schedule: dict | None = None):
+        calls.append((tail_rows, schedule))
+        return real(instance, seed, tail_rows, schedule)
+
+    monkeypatch.setattr(lns, "breaks_search", spy)
+    schedule = {"break_from": 0.6, "break_power": 6.0, "break_slack": 0, "cell_breaks": 1}
+    out = run(planted(10, 5, seed=8, inner=10), seed=2, **RESTARTING, **schedule, tail_rows=2)
+    assert out.counters["lns_restarts"] >= 2
+    assert calls == [(2, schedule)] * (out.counters["lns_restarts"] + 1)

@@ -49,11 +49,28 @@ The answer is the best board of all runs (the first found among equals); the sco
 best score over all runs, over time (a later run's improvement is recorded only when it beats
 every earlier run); the counters are sums over the runs (``start_score`` and ``start_nodes``
 are run 0's), with ``lns_restarts`` the number of runs after the first and ``best_run`` the
-number of the run whose board is returned; ``max_moves`` counts the moves of all runs.
+number of the run whose board is returned; ``max_moves`` counts the moves of all runs. With
+restarts on the counters also hold a per-run record, one entry a run in order: ``run_scores``
+(the run's best score), ``run_times`` (seconds from the solve's start to when the run first had
+that score; its start when it never beat its first board), ``run_starts`` (seconds at its start)
+and ``run_pinned`` (cells it took from the elite pool, 0 for a fresh run).
+
+Elite pool (``elite``, 0 = off, the default; it needs ``restart_after``): the best ``elite``
+distinct boards of the runs so far are kept (better first; among equals the earlier). A restart
+is then, with probability ``elite_share`` once the pool has a board, a *recombination* instead of
+a fresh run: two boards of the pool are drawn (the better of them is the first parent) and a
+number of rows ``k`` from ``elite_rows_min``..``elite_rows_max``; the cells of the first ``k``
+rows on which the two boards agree are pinned as extra hints of the run's dfs-breaks (all of the
+first parent's cells of those rows when they agree on fewer than one row's worth, or when the
+pool has one board), so the run's dfs-breaks rebuilds the rest of the board under the elite's
+upper rows with a seed of its own (the run's ``sub_seed``). The region moves of the run keep the
+instance's own hints only: they may change pinned cells. Everything else of the run is as a fresh
+run's. The draws come from the run's seed, so the runs stay the same whatever the machine.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass
 
@@ -61,7 +78,7 @@ import numba
 import numpy as np
 
 from bench.api import Budget, Outcome, Param, solver
-from instances.edgematch.model import GREY, Instance, Solution
+from instances.edgematch.model import GREY, Hint, Instance, Solution
 from searches import edgematch_breaks
 from searches.support.edgematch_lns_kernel import (
     L_BEST,
@@ -199,6 +216,13 @@ PARAMS = [
           "from a seed derived from the seed and the restart's number) after this many turns "
           "in a row without a better board of the current run; the best board of all runs is "
           "returned (0 = never)", min=0),
+    Param("elite", 0, "boards of the runs kept in an elite pool (the best distinct ones); a "
+          "restart may then rebuild an elite board's upper rows instead of starting afresh "
+          "(needs restart_after; 0 = off)", min=0),
+    Param("elite_share", 0.5, "probability that a restart is a recombination of the elite pool "
+          "(once it has a board) rather than a fresh run", min=0.0, max=1.0),
+    Param("elite_rows_min", 4, "fewest upper rows a recombination takes from the elite", min=0),
+    Param("elite_rows_max", 8, "most upper rows a recombination takes from the elite", min=0),
 ]
 
 DEFAULTS = {p.name: p.default for p in PARAMS}
@@ -244,6 +268,46 @@ def sub_seed(seed: int, run: int) -> int:
         return seed
     state = np.random.SeedSequence([seed % 2**63, run]).generate_state(2, np.uint32)
     return (int(state[0]) << 31) | (int(state[1]) >> 1)
+
+
+def elite_insert(pool: list[tuple[int, np.ndarray]], board: np.ndarray, breaks: int,
+                 size: int) -> None:
+    """Add a run's best board to the pool (``(breaks, board)``, better first, ties in order of
+    arrival) unless it is already there; keep the best ``size``."""
+    if size <= 0 or any(b == breaks and np.array_equal(x, board) for b, x in pool):
+        return
+    at = next((i for i, (b, _) in enumerate(pool) if b > breaks), len(pool))
+    pool.insert(at, (breaks, board.copy()))
+    del pool[size:]
+
+
+def recombine(pool: list[tuple[int, np.ndarray]], cols: int, rows_min: int, rows_max: int,
+              rng: np.random.Generator) -> np.ndarray:
+    """The cells a recombination pins, and their oriented pieces: an array over the cells, -1
+    where free. Two boards drawn from the pool (one when it holds one), the better first, and
+    ``k`` rows in ``rows_min``..``rows_max``: the cells of the first ``k`` rows on which they
+    agree, or the first board's cells of those rows when they agree on fewer than ``cols``."""
+    n = pool[0][1].size
+    lo = max(0, min(rows_min, rows_max, n // cols))
+    k = int(rng.integers(lo, max(lo, min(rows_max, n // cols)) + 1))
+    if len(pool) > 1:
+        i, j = sorted(int(x) for x in rng.choice(len(pool), 2, replace=False))
+    else:
+        i = j = 0
+    a, b = pool[i][1], pool[j][1]
+    top = np.arange(n) < k * cols
+    agree = top & (a == b)
+    keep = agree if agree.sum() >= cols else top
+    return np.where(keep, a, -1)
+
+
+def pinned_instance(instance: Instance, pinned: np.ndarray) -> Instance:
+    """``instance`` with the cells of ``pinned`` (oriented pieces, -1 = free) as extra hints;
+    the cells it already hints stay as they are."""
+    hinted = {h.row * instance.cols + h.col for h in instance.hints}
+    extra = tuple(Hint(int(o) >> 2, cell // instance.cols, cell % instance.cols, int(o) & 3)
+                  for cell, o in enumerate(pinned) if o >= 0 and cell not in hinted)
+    return dataclasses.replace(instance, hints=instance.hints + extra)
 
 
 @dataclass
@@ -335,13 +399,28 @@ def solve(instance: Instance, budget: Budget, seed: int, **params) -> Outcome:
     t_encode = time.perf_counter() - t0
     trace: list[tuple[float, float]] = [(t_encode, float(dfs.best_score))]
     counters = dict.fromkeys(["nodes", "restarts", *SUMMED], 0)
+    record = int(p["restart_after"]) > 0  # the per-run record
+    if record:
+        counters.update({"run_scores": [], "run_times": [], "run_starts": [], "run_pinned": []})
+    elite = int(p["elite"]) if record else 0
+    pool: list[tuple[int, np.ndarray]] = []
+    pins = 0
     best: Lns | None = None
     runs = 0
     while True:
         run_trace = trace if runs == 0 else []
+        started = time.perf_counter() - t0
         run = lns_run(instance, dfs, budget, sub_seed(seed, runs), p, run_trace, t0,
                       max_moves and max_moves - counters["moves"])
         search, st = run.search, run.search.state
+        if record:
+            score = instance.max_score - search.best_breaks
+            counters["run_scores"].append(score)
+            counters["run_times"].append(round(next(
+                (t for t, s in run_trace if s >= score and t >= started), started), 3))
+            counters["run_starts"].append(round(started, 3))
+            counters["run_pinned"].append(pins)
+        elite_insert(pool, search.best, search.best_breaks, elite)
         if runs == 0:
             counters["start_score"] = instance.max_score - run.start_breaks
             counters["start_nodes"] = run.start_nodes
@@ -361,7 +440,16 @@ def solve(instance: Instance, budget: Budget, seed: int, **params) -> Outcome:
         if not run.restart or budget.remaining() <= MARGIN_S or (
                 max_moves and counters["moves"] >= max_moves):
             break
-        dfs = breaks_search(instance, sub_seed(seed, runs), tail_rows, schedule)
+        dfs, pins = None, 0
+        rng = np.random.default_rng(sub_seed(seed, runs))
+        if pool and rng.random() < float(p["elite_share"]):
+            pinned = recombine(pool, instance.cols, int(p["elite_rows_min"]),
+                               int(p["elite_rows_max"]), rng)
+            child = pinned_instance(instance, pinned)
+            dfs = breaks_search(child, sub_seed(seed, runs), tail_rows, schedule)
+            pins = len(child.hints) - len(instance.hints) if dfs is not None else 0
+        if dfs is None:
+            dfs = breaks_search(instance, sub_seed(seed, runs), tail_rows, schedule)
     score = instance.max_score - best.best_breaks
     counters.update({"best_score": score, "lns_restarts": runs - 1})
     return Outcome("solved" if best.best_breaks == 0 else "unknown",

@@ -36,17 +36,49 @@ defaults.
 Slices are counted in nodes and moves, not seconds: the same seed and parameters give the same
 search whatever the machine; only where the budget cuts it depends on the clock (``max_moves``
 with the budget to spare makes a run fully deterministic).
+
+Restarts (``restart_after``, 0 = off, the default): the solve becomes a sequence of independent
+runs of the above. A *turn* is one slice of dfs-breaks and one slice of region moves; once
+``restart_after`` turns in a row have not given the current run a better board, the run ends and
+a new one begins afresh: a new dfs-breaks search from the greedy board, ``start_nodes`` nodes of
+it, a new region-move state, nothing taken over from the runs before. Run ``k`` has the seed
+``sub_seed(seed, k)``: the seed itself for run 0 (so up to its first restart a solve with
+restarts is the solve without), a hash of the seed and ``k`` after that (no run of one seed is a
+run of another). Turns, not seconds, end a run, so the runs are the same whatever the machine.
+The answer is the best board of all runs (the first found among equals); the score trace is the
+best score over all runs, over time (a later run's improvement is recorded only when it beats
+every earlier run); the counters are sums over the runs (``start_score`` and ``start_nodes``
+are run 0's), with ``lns_restarts`` the number of runs after the first and ``best_run`` the
+number of the run whose board is returned; ``max_moves`` counts the moves of all runs. With
+restarts on the counters also hold a per-run record, one entry a run in order: ``run_scores``
+(the run's best score), ``run_times`` (seconds from the solve's start to when the run first had
+that score; its start when it never beat its first board), ``run_starts`` (seconds at its start)
+and ``run_pinned`` (cells it took from the elite pool, 0 for a fresh run).
+
+Elite pool (``elite``, 0 = off, the default; it needs ``restart_after``): the best ``elite``
+distinct boards of the runs so far are kept (better first; among equals the earlier). A restart
+is then, with probability ``elite_share`` once the pool has a board, a *recombination* instead of
+a fresh run: two boards of the pool are drawn (the better of them is the first parent) and a
+number of rows ``k`` from ``elite_rows_min``..``elite_rows_max``; the cells of the first ``k``
+rows on which the two boards agree are pinned as extra hints of the run's dfs-breaks (all of the
+first parent's cells of those rows when they agree on fewer than one row's worth, or when the
+pool has one board), so the run's dfs-breaks rebuilds the rest of the board under the elite's
+upper rows with a seed of its own (the run's ``sub_seed``). The region moves of the run keep the
+instance's own hints only: they may change pinned cells. Everything else of the run is as a fresh
+run's. The draws come from the run's seed, so the runs stay the same whatever the machine.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
+from dataclasses import dataclass
 
 import numba
 import numpy as np
 
 from bench.api import Budget, Outcome, Param, solver
-from instances.edgematch.model import GREY, Instance, Solution
+from instances.edgematch.model import GREY, Hint, Instance, Solution
 from searches import edgematch_breaks
 from searches.support.edgematch_lns_kernel import (
     L_BEST,
@@ -180,6 +212,17 @@ PARAMS = [
     Param("node_limit", 5000, "most nodes of one region's refill", min=1),
     Param("max_moves", 0, "stop after this many moves (0 = only the time budget)", min=0),
     Param("chunk_moves", 200, "moves between two looks at the clock", min=1),
+    Param("restart_after", 0, "start afresh (a new dfs-breaks search and new region-move state "
+          "from a seed derived from the seed and the restart's number) after this many turns "
+          "in a row without a better board of the current run; the best board of all runs is "
+          "returned (0 = never)", min=0),
+    Param("elite", 0, "boards of the runs kept in an elite pool (the best distinct ones); a "
+          "restart may then rebuild an elite board's upper rows instead of starting afresh "
+          "(needs restart_after; 0 = off)", min=0),
+    Param("elite_share", 0.5, "probability that a restart is a recombination of the elite pool "
+          "(once it has a board) rather than a fresh run", min=0.0, max=1.0),
+    Param("elite_rows_min", 4, "fewest upper rows a recombination takes from the elite", min=0),
+    Param("elite_rows_max", 8, "most upper rows a recombination takes from the elite", min=0),
 ]
 
 DEFAULTS = {p.name: p.default for p in PARAMS}
@@ -218,35 +261,88 @@ def push_board(search: edgematch_breaks.Search, board: np.ndarray, breaks: int) 
     fit_schedule(search.shape, search.slack, breaks, search.allow)
 
 
-@solver("lns", family="edgematch", paradigm="native", backend=f"numba-{numba.__version__}",
-        params=PARAMS, prepare=prepare)
-def solve(instance: Instance, budget: Budget, seed: int, **params) -> Outcome:
-    """Score mode: dfs-breaks and region refills (large-neighbourhood search with sideways
-    moves) take turns on the best board; returns the best full legal board found."""
-    p = {**DEFAULTS, **params}
-    t0 = time.perf_counter()
-    if instance.ncells == 0:
-        return Outcome("solved", solution=Solution.empty(0, 0), objective=0.0, t_encode=0.0,
-                       t_solve=0.0)
-    schedule = {k: p[k] for k in ("break_from", "break_power", "break_slack", "cell_breaks")}
-    dfs = breaks_search(instance, seed or 0, int(p["tail_rows"]), schedule)
-    if dfs is None:
-        return Outcome("infeasible", counters={"nodes": 0, "moves": 0, "best_score": -1},
-                       t_encode=time.perf_counter() - t0, t_solve=0.0)
-    t_encode = time.perf_counter() - t0
-    trace: list[tuple[float, float]] = [(t_encode, float(dfs.best_score))]
+def sub_seed(seed: int, run: int) -> int:
+    """The seed of run ``run`` of a solve with ``seed``: the seed itself for run 0, then a hash of
+    the two (so no run of one seed is a run of another)."""
+    if run == 0:
+        return seed
+    state = np.random.SeedSequence([seed % 2**63, run]).generate_state(2, np.uint32)
+    return (int(state[0]) << 31) | (int(state[1]) >> 1)
+
+
+def elite_insert(pool: list[tuple[int, np.ndarray]], board: np.ndarray, breaks: int,
+                 size: int) -> None:
+    """Add a run's best board to the pool (``(breaks, board)``, better first, ties in order of
+    arrival) unless it is already there; keep the best ``size``."""
+    if size <= 0 or any(b == breaks and np.array_equal(x, board) for b, x in pool):
+        return
+    at = next((i for i, (b, _) in enumerate(pool) if b > breaks), len(pool))
+    pool.insert(at, (breaks, board.copy()))
+    del pool[size:]
+
+
+def recombine(pool: list[tuple[int, np.ndarray]], cols: int, rows_min: int, rows_max: int,
+              rng: np.random.Generator) -> np.ndarray:
+    """The cells a recombination pins, and their oriented pieces: an array over the cells, -1
+    where free. Two boards drawn from the pool (one when it holds one), the better first, and
+    ``k`` rows in ``rows_min``..``rows_max``: the cells of the first ``k`` rows on which they
+    agree, or the first board's cells of those rows when they agree on fewer than ``cols``."""
+    n = pool[0][1].size
+    lo = max(0, min(rows_min, rows_max, n // cols))
+    k = int(rng.integers(lo, max(lo, min(rows_max, n // cols)) + 1))
+    if len(pool) > 1:
+        i, j = sorted(int(x) for x in rng.choice(len(pool), 2, replace=False))
+    else:
+        i = j = 0
+    a, b = pool[i][1], pool[j][1]
+    top = np.arange(n) < k * cols
+    agree = top & (a == b)
+    keep = agree if agree.sum() >= cols else top
+    return np.where(keep, a, -1)
+
+
+def pinned_instance(instance: Instance, pinned: np.ndarray) -> Instance:
+    """``instance`` with the cells of ``pinned`` (oriented pieces, -1 = free) as extra hints;
+    the cells it already hints stay as they are."""
+    hinted = {h.row * instance.cols + h.col for h in instance.hints}
+    extra = tuple(Hint(int(o) >> 2, cell // instance.cols, cell % instance.cols, int(o) & 3)
+                  for cell, o in enumerate(pinned) if o >= 0 and cell not in hinted)
+    return dataclasses.replace(instance, hints=instance.hints + extra)
+
+
+@dataclass
+class Run:
+    """The end of one run of lns: its two searches, its score trace, why it stopped."""
+
+    dfs: edgematch_breaks.Search
+    search: Lns
+    trace: list[tuple[float, float]]
+    start_breaks: int  # of the board the region moves began with
+    start_nodes: int  # nodes of dfs-breaks before the first region moves
+    restart: bool  # stopped for want of improvement (``restart_after`` turns without one)
+
+
+def lns_run(instance: Instance, dfs: edgematch_breaks.Search, budget: Budget, seed: int,
+            p: dict, trace: list[tuple[float, float]], t0: float, max_moves: int) -> Run:
+    """One run of lns from a fresh dfs-breaks search: ``start_nodes`` nodes of it, then turns
+    of dfs-breaks and region moves on the run's best board until the budget, ``max_moves``
+    moves (0 = no limit), a perfect board or ``restart_after`` turns in a row without a better
+    board of this run. Improvements are appended to ``trace``."""
     status = PAUSED
     if dfs.best_breaks:
         status = drive(dfs, budget, int(p["start_nodes"]), int(p["chunk_nodes"]), trace, t0)
-    search = Lns(instance, dfs_board(dfs), seed or 0, p)
-    counters = {"start_score": instance.max_score - search.best_breaks,
-                "start_nodes": dfs.nodes}
+    search = Lns(instance, dfs_board(dfs), seed, p)
+    start = (search.best_breaks, dfs.nodes)
     slice_nodes, slice_moves = int(p["slice_nodes"]), int(p["slice_moves"])
+    restart_after = int(p["restart_after"])
     dfs_on = status == PAUSED and slice_nodes > 0
     rate = 0.0  # moves per second
+    run_best, stale = search.best_breaks, 0
     while search.best_breaks > 0 and budget.remaining() > MARGIN_S:
-        if p["max_moves"] and search.state[L_MOVES] >= p["max_moves"]:
+        if max_moves and search.state[L_MOVES] >= max_moves:
             break
+        if restart_after and stale >= restart_after:
+            return Run(dfs, search, trace, *start, True)
         if dfs_on:  # a slice of dfs-breaks, searching for a board better than the best
             status = drive(dfs, budget, dfs.nodes + slice_nodes, int(p["chunk_nodes"]), trace,
                            t0)
@@ -261,8 +357,8 @@ def solve(instance: Instance, budget: Budget, seed: int, **params) -> Outcome:
             size = min(todo, int(p["chunk_moves"]))
             if 0 < rate * remaining < size:
                 size = max(1, int(rate * remaining))
-            if p["max_moves"]:
-                size = min(size, int(p["max_moves"]) - int(search.state[L_MOVES]))
+            if max_moves:
+                size = min(size, max_moves - int(search.state[L_MOVES]))
             if remaining <= 0 or size <= 0:
                 break
             before, breaks, t = int(search.state[L_MOVES]), search.best_breaks, time.perf_counter()
@@ -274,14 +370,89 @@ def solve(instance: Instance, budget: Budget, seed: int, **params) -> Outcome:
                               float(instance.max_score - search.best_breaks)))
         if search.best_breaks < dfs.best_breaks:
             push_board(dfs, search.best, search.best_breaks)
-    score = instance.max_score - search.best_breaks
-    st = search.state
-    counters.update({"nodes": dfs.nodes, "lns_nodes": int(st[L_NODES]),
-                     "moves": int(st[L_MOVES]), "improved": int(st[L_IMPROVED]),
-                     "sideways": int(st[L_SIDEWAYS]), "cut": int(st[L_CUT]),
-                     "best_by_moves": int(st[L_NEW_BEST]),
-                     "best_score": score, "restarts": int(dfs.state[S_RESTARTS])})
-    return Outcome("solved" if search.best_breaks == 0 else "unknown",
-                   solution=search.solution(), objective=float(score), counters=counters,
+        stale = 0 if search.best_breaks < run_best else stale + 1
+        run_best = min(run_best, search.best_breaks)
+    return Run(dfs, search, trace, *start, False)
+
+
+SUMMED = {"lns_nodes": L_NODES, "moves": L_MOVES, "improved": L_IMPROVED,
+          "sideways": L_SIDEWAYS, "cut": L_CUT, "best_by_moves": L_NEW_BEST}
+
+
+@solver("lns", family="edgematch", paradigm="native", backend=f"numba-{numba.__version__}",
+        params=PARAMS, prepare=prepare)
+def solve(instance: Instance, budget: Budget, seed: int, **params) -> Outcome:
+    """Score mode: dfs-breaks and region refills (large-neighbourhood search with sideways
+    moves) take turns on the best board, from a fresh start after ``restart_after`` turns
+    without a better board when that is on; returns the best full legal board found."""
+    p = {**DEFAULTS, **params}
+    t0 = time.perf_counter()
+    if instance.ncells == 0:
+        return Outcome("solved", solution=Solution.empty(0, 0), objective=0.0, t_encode=0.0,
+                       t_solve=0.0)
+    seed, tail_rows, max_moves = seed or 0, int(p["tail_rows"]), int(p["max_moves"])
+    schedule = {k: p[k] for k in ("break_from", "break_power", "break_slack", "cell_breaks")}
+    dfs = breaks_search(instance, seed, tail_rows, schedule)
+    if dfs is None:
+        return Outcome("infeasible", counters={"nodes": 0, "moves": 0, "best_score": -1},
+                       t_encode=time.perf_counter() - t0, t_solve=0.0)
+    t_encode = time.perf_counter() - t0
+    trace: list[tuple[float, float]] = [(t_encode, float(dfs.best_score))]
+    counters = dict.fromkeys(["nodes", "restarts", *SUMMED], 0)
+    record = int(p["restart_after"]) > 0  # the per-run record
+    if record:
+        counters.update({"run_scores": [], "run_times": [], "run_starts": [], "run_pinned": []})
+    elite = int(p["elite"]) if record else 0
+    pool: list[tuple[int, np.ndarray]] = []
+    pins = 0
+    best: Lns | None = None
+    runs = 0
+    while True:
+        run_trace = trace if runs == 0 else []
+        started = time.perf_counter() - t0
+        run = lns_run(instance, dfs, budget, sub_seed(seed, runs), p, run_trace, t0,
+                      max_moves and max_moves - counters["moves"])
+        search, st = run.search, run.search.state
+        if record:
+            score = instance.max_score - search.best_breaks
+            counters["run_scores"].append(score)
+            counters["run_times"].append(round(next(
+                (t for t, s in run_trace if s >= score and t >= started), started), 3))
+            counters["run_starts"].append(round(started, 3))
+            counters["run_pinned"].append(pins)
+        elite_insert(pool, search.best, search.best_breaks, elite)
+        if runs == 0:
+            counters["start_score"] = instance.max_score - run.start_breaks
+            counters["start_nodes"] = run.start_nodes
+        else:  # the overall best over time: only what beats every earlier run
+            top = trace[-1][1]
+            for t, s in run_trace:
+                if s > top:
+                    trace.append((t, s))
+                    top = s
+        counters["nodes"] += run.dfs.nodes
+        counters["restarts"] += int(run.dfs.state[S_RESTARTS])
+        for name, slot in SUMMED.items():
+            counters[name] += int(st[slot])
+        if best is None or search.best_breaks < best.best_breaks:
+            best, counters["best_run"] = search, runs
+        runs += 1
+        if not run.restart or budget.remaining() <= MARGIN_S or (
+                max_moves and counters["moves"] >= max_moves):
+            break
+        dfs, pins = None, 0
+        rng = np.random.default_rng(sub_seed(seed, runs))
+        if pool and rng.random() < float(p["elite_share"]):
+            pinned = recombine(pool, instance.cols, int(p["elite_rows_min"]),
+                               int(p["elite_rows_max"]), rng)
+            child = pinned_instance(instance, pinned)
+            dfs = breaks_search(child, sub_seed(seed, runs), tail_rows, schedule)
+            pins = len(child.hints) - len(instance.hints) if dfs is not None else 0
+        if dfs is None:
+            dfs = breaks_search(instance, sub_seed(seed, runs), tail_rows, schedule)
+    score = instance.max_score - best.best_breaks
+    counters.update({"best_score": score, "lns_restarts": runs - 1})
+    return Outcome("solved" if best.best_breaks == 0 else "unknown",
+                   solution=best.solution(), objective=float(score), counters=counters,
                    t_encode=t_encode, t_solve=time.perf_counter() - t0 - t_encode,
                    score_trace=trace)

@@ -106,3 +106,190 @@ def test_break_schedule_reaches_dfs_breaks(schedule: dict) -> None:
                         **dfs.resolve({"tail_rows": 2, "max_nodes": nodes, "chunk_nodes": 7000}))
     assert (default.counters["best_score"], default.counters["boards"]) != (
         own.counters["best_score"], own.counters["boards"])
+
+
+# Restarts: a fresh run after two turns without a better board of the run, 1500 moves in all.
+RESTARTING = {**SHORT, "max_moves": 1500, "restart_after": 2}
+
+
+def steady(counters: dict) -> dict:
+    """The counters without the per-run seconds, which differ between two solves."""
+    return {k: v for k, v in counters.items() if k not in ("run_times", "run_starts")}
+
+
+def test_restarts_happen_are_counted_and_the_best_run_is_kept(monkeypatch) -> None:
+    runs = []  # (best score of the run, ended by a restart)
+    real = lns.lns_run
+
+    def spy(instance: Instance, *args):
+        one = real(instance, *args)
+        runs.append((instance.max_score - one.search.best_breaks, one.restart))
+        return one
+
+    monkeypatch.setattr(lns, "lns_run", spy)
+    instance = planted(10, 5, seed=8, inner=10)
+    out = run(instance, seed=2, **RESTARTING)
+    assert_full_and_honest(instance, out)
+    assert len(runs) >= 3 and out.counters["lns_restarts"] == len(runs) - 1
+    assert [restart for _, restart in runs] == [True] * (len(runs) - 1) + [False]
+    assert out.counters["moves"] == RESTARTING["max_moves"]  # the moves of all runs
+    scores = [score for score, _ in runs]
+    assert out.objective == max(scores) == scores[out.counters["best_run"]]
+    assert scores[-1] < out.objective  # a later run did worse: the best run's board is kept
+    runs.clear()
+    assert run(instance, seed=2, **{**RESTARTING, "restart_after": 0}).counters[
+        "lns_restarts"] == 0 == len(runs) - 1
+
+
+def test_restarts_are_deterministic_per_seed_and_the_trace_is_the_overall_best() -> None:
+    instance = planted(8, 5, seed=7, inner=8)
+    a = run(instance, seed=3, **RESTARTING)
+    b = run(instance, seed=3, **{**RESTARTING, "chunk_moves": 400, "chunk_nodes": 7000})
+    assert a.counters["lns_restarts"] >= 2
+    assert a.solution == b.solution
+    assert steady(a.counters) == steady(b.counters)
+    for out in (a, b):
+        assert_full_and_honest(instance, out)
+        times = [t for t, _ in out.score_trace]
+        scores = [s for _, s in out.score_trace]
+        assert times == sorted(times)
+        assert scores == sorted(scores) and scores[-1] == out.objective
+
+
+def test_restarts_have_their_own_seeds() -> None:
+    assert lns.sub_seed(5, 0) == 5  # run 0 is the solve without restarts
+    seeds = {lns.sub_seed(seed, k) for seed in range(1, 30) for k in range(1, 30)}
+    assert len(seeds) == 29 * 29 and not seeds & set(range(1, 30))
+    assert all(0 <= s < 2**63 for s in seeds)
+
+
+def test_restarts_keep_the_break_schedule(monkeypatch) -> None:
+    # Every run's dfs-breaks search, the first and each restart's, gets lns' schedule.
+    calls = []
+    real = lns.breaks_search
+
+    def spy(instance: Instance, seed: int, tail_rows: int = 0, schedule: dict | None = None):
+        calls.append((tail_rows, schedule))
+        return real(instance, seed, tail_rows, schedule)
+
+    monkeypatch.setattr(lns, "breaks_search", spy)
+    schedule = {"break_from": 0.6, "break_power": 6.0, "break_slack": 0, "cell_breaks": 1}
+    out = run(planted(10, 5, seed=8, inner=10), seed=2, **RESTARTING, **schedule, tail_rows=2)
+    assert out.counters["lns_restarts"] >= 2
+    assert calls == [(2, schedule)] * (out.counters["lns_restarts"] + 1)
+
+
+def test_restarts_record_every_run(monkeypatch) -> None:
+    # The per-run record: one entry a run, its best score and when the run first had it.
+    runs = []  # (best score, start breaks) of each run
+    real = lns.lns_run
+
+    def spy(instance: Instance, *args):
+        one = real(instance, *args)
+        runs.append(instance.max_score - one.search.best_breaks)
+        return one
+
+    monkeypatch.setattr(lns, "lns_run", spy)
+    instance = planted(10, 5, seed=8, inner=10)
+    out = run(instance, seed=2, **RESTARTING)
+    c = out.counters
+    assert len(runs) >= 3 and c["run_scores"] == runs
+    assert len(c["run_times"]) == len(c["run_starts"]) == len(runs) == c["lns_restarts"] + 1
+    assert c["run_pinned"] == [0] * len(runs)  # no elite pool: every run is fresh
+    assert c["run_scores"][c["best_run"]] == out.objective == max(c["run_scores"])
+    assert c["run_starts"] == sorted(c["run_starts"])
+    ends = c["run_starts"][1:] + [float("inf")]
+    assert all(s <= t <= e for s, t, e in zip(c["run_starts"], c["run_times"], ends, strict=True))
+    # the overall trace reaches the best score when the best run first had it
+    assert min(t for t, s in out.score_trace if s == out.objective) == pytest.approx(
+        c["run_times"][c["best_run"]], abs=2e-3)
+    assert "run_scores" not in run(instance, seed=2, **SHORT).counters  # restarts off: none
+
+
+def test_elite_pool_keeps_the_best_distinct_boards() -> None:
+    pool: list = []
+    a, b, c = np.arange(6), np.arange(6)[::-1].copy(), np.array([1, 0, 2, 3, 4, 5])
+    lns.elite_insert(pool, a, 5, 2)
+    lns.elite_insert(pool, a.copy(), 5, 2)  # the same board again: not kept twice
+    lns.elite_insert(pool, b, 5, 2)  # equal breaks: after the earlier one
+    assert [(x, list(y)) for x, y in pool] == [(5, list(a)), (5, list(b))]
+    lns.elite_insert(pool, c, 3, 2)  # better: first, and the last one falls out
+    assert [(x, list(y)) for x, y in pool] == [(3, list(c)), (5, list(a))]
+    lns.elite_insert(pool, b, 9, 2)  # worse than all of a full pool: not kept
+    assert len(pool) == 2 and pool[1][0] == 5
+    a[0] = 99  # the pool holds copies
+    assert pool[1][1][0] == 0
+    lns.elite_insert(pool, b, 1, 0)  # size 0: the pool is off
+    assert len(pool) == 2
+
+
+def test_recombination_pins_the_upper_rows_two_elites_share() -> None:
+    rng = np.random.default_rng(1)
+    cols = 4
+    a = np.arange(16)
+    b = a.copy()
+    b[[1, 6, 12]] = [50, 51, 52]  # differs in rows 0, 1 and 3
+    for _ in range(20):
+        pinned = lns.recombine([(2, a), (3, b)], cols, 2, 3, rng)
+        k = 2 if pinned[8] < 0 else 3  # the rows taken (row 2 is the same in both)
+        want = np.where((np.arange(16) < k * cols) & (a == b), a, -1)
+        assert list(pinned) == list(want)
+    # boards that agree on less than a row's worth: the better one's upper rows
+    c = a + 100
+    for _ in range(10):
+        pinned = lns.recombine([(2, a), (3, c)], cols, 2, 2, rng)
+        assert list(pinned) == list(a[:8]) + [-1] * 8
+    pinned = lns.recombine([(2, c)], cols, 1, 1, rng)  # one board in the pool
+    assert list(pinned) == list(c[:4]) + [-1] * 12
+
+
+# Restarts with an elite pool of three, every restart a recombination of two to four rows.
+ELITE = {**RESTARTING, "elite": 3, "elite_share": 1.0, "elite_rows_min": 2,
+         "elite_rows_max": 4}
+
+
+def test_elite_runs_rebuild_an_elite_board_under_its_pinned_rows(monkeypatch) -> None:
+    runs = []  # (dfs-breaks' pinned cells, best board of the run)
+    real = lns.lns_run
+
+    def spy(instance: Instance, dfs, *args):
+        one = real(instance, dfs, *args)
+        runs.append((dict(dfs.tables.hints), one.search.best.copy()))
+        return one
+
+    monkeypatch.setattr(lns, "lns_run", spy)
+    instance = planted(10, 5, seed=8, inner=10)
+    out = run(instance, seed=2, **ELITE)
+    assert_full_and_honest(instance, out)
+    c = out.counters
+    assert len(runs) == c["lns_restarts"] + 1 >= 3 and c["run_pinned"][0] == 0
+    hinted = {h.row * instance.cols + h.col for h in instance.hints}
+    assert len(runs[0][0]) == len(hinted)
+    for k, (pins, _) in enumerate(runs[1:], start=1):
+        extra = {cell: o for cell, o in pins.items() if cell not in hinted}
+        assert len(extra) == c["run_pinned"][k] >= instance.cols - len(hinted)
+        assert max(extra) < 4 * instance.cols  # within the upper rows_max rows
+        # the pins are an earlier run's board there
+        assert any(all(board[cell] == o for cell, o in extra.items())
+                   for _, board in runs[:k])
+    assert c["run_scores"][c["best_run"]] == out.objective == max(c["run_scores"])
+    # the default (no pool) is the solve of before: every run fresh
+    runs.clear()
+    plain = run(instance, seed=2, **RESTARTING)
+    assert plain.counters["run_pinned"] == [0] * len(runs)
+    assert all(len(pins) == len(hinted) for pins, _ in runs)
+    assert steady(run(instance, seed=2, **{**ELITE, "elite": 0}).counters) == steady(
+        plain.counters)
+
+
+def test_elite_runs_are_deterministic_per_seed() -> None:
+    instance = planted(8, 5, seed=7, inner=8)
+    a = run(instance, seed=3, **ELITE)
+    b = run(instance, seed=3, **{**ELITE, "chunk_moves": 400, "chunk_nodes": 7000})
+    assert sum(a.counters["run_pinned"]) > 0
+    assert a.solution == b.solution
+    assert steady(a.counters) == steady(b.counters)
+    for out in (a, b):
+        assert_full_and_honest(instance, out)
+        scores = [s for _, s in out.score_trace]
+        assert scores == sorted(scores) and scores[-1] == out.objective

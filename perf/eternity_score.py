@@ -10,7 +10,8 @@ nodes and M nodes/s; then the mean and the range over seeds. Issue 3's target: >
         [--board PATH] [--param NAME=VALUE ...] [--trace-out traces.json]
 
 ``--trace-out`` writes each seed's checked score trace as JSON (appending to the file's runs if
-it exists), for ``perf/eternity_plot.py``.
+it exists), for ``perf/eternity_plot.py``, with its counters (for lns with restarts, its
+per-run record too: ``run_scores``, ``run_times``, ``run_starts``, ``run_pinned``).
 """
 
 from __future__ import annotations
@@ -76,7 +77,10 @@ def main() -> None:
         budget = Budget(wall_s=args.seconds, mem_mb=4000, cores=1,
                         deadline=time.monotonic() + args.seconds)
         cpu = time.process_time()
-        out = spec.solve(instance, budget, seed=seed, **params)
+        if spec.name == "lns":  # its per-run record too (restarts), beside the outcome
+            out, runs = edgematch_lns.solve_runs(instance, budget, seed=seed, **params)
+        else:
+            out, runs = spec.solve(instance, budget, seed=seed, **params), {}
         cpu = time.process_time() - cpu
         verdict = check(instance, out.solution)
         full = out.solution is not None and out.solution.placed() == instance.ncells
@@ -92,7 +96,7 @@ def main() -> None:
             save_trace(args.trace_out, {
                 "solver": spec.name, "seed": seed, "seconds": args.seconds, "params": params,
                 "checked": bool(ok), "score": verdict.score, "nodes": nodes, "cpu_s": round(cpu, 1),
-                "counters": out.counters,
+                "counters": {**out.counters, **runs},
                 "trace": [[round(t, 3), s] for t, s in out.score_trace]})
     print(f"mean {statistics.mean(bests):.1f}, min {min(bests)}, max {max(bests)} over "
           f"{len(bests)} seeds")

@@ -49,11 +49,13 @@ The answer is the best board of all runs (the first found among equals); the sco
 best score over all runs, over time (a later run's improvement is recorded only when it beats
 every earlier run); the counters are sums over the runs (``start_score`` and ``start_nodes``
 are run 0's), with ``lns_restarts`` the number of runs after the first and ``best_run`` the
-number of the run whose board is returned; ``max_moves`` counts the moves of all runs. With
-restarts on the counters also hold a per-run record, one entry a run in order: ``run_scores``
-(the run's best score), ``run_times`` (seconds from the solve's start to when the run first had
-that score; its start when it never beat its first board), ``run_starts`` (seconds at its start)
-and ``run_pinned`` (cells it took from the elite pool, 0 for a fresh run).
+number of the run whose board is returned; ``max_moves`` counts the moves of all runs.
+:func:`solve_runs` (what ``solve`` calls) also gives a per-run record, one entry a run in order:
+``run_scores`` (the run's best score), ``run_times`` (seconds from the solve's start to when the
+run first had that score; its start when it never beat its first board), ``run_starts``
+(seconds at its start) and ``run_pinned`` (cells it took from the elite pool, 0 for a fresh
+run); the harness keeps counters (numbers), not these lists, so ``perf/eternity_score.py``
+reads them from there.
 
 Elite pool (``elite``, 0 = off, the default; it needs ``restart_after``): the best ``elite``
 distinct boards of the runs so far are kept (better first; among equals the earlier). A restart
@@ -385,24 +387,31 @@ def solve(instance: Instance, budget: Budget, seed: int, **params) -> Outcome:
     """Score mode: dfs-breaks and region refills (large-neighbourhood search with sideways
     moves) take turns on the best board, from a fresh start after ``restart_after`` turns
     without a better board when that is on; returns the best full legal board found."""
+    return solve_runs(instance, budget, seed, **params)[0]
+
+
+def solve_runs(instance: Instance, budget: Budget, seed: int, **params
+               ) -> tuple[Outcome, dict[str, list[float]]]:
+    """:func:`solve`'s outcome, and the per-run record (empty without restarts)."""
     p = {**DEFAULTS, **params}
     t0 = time.perf_counter()
+    record: dict[str, list[float]] = {}
     if instance.ncells == 0:
         return Outcome("solved", solution=Solution.empty(0, 0), objective=0.0, t_encode=0.0,
-                       t_solve=0.0)
+                       t_solve=0.0), record
     seed, tail_rows, max_moves = seed or 0, int(p["tail_rows"]), int(p["max_moves"])
     schedule = {k: p[k] for k in ("break_from", "break_power", "break_slack", "cell_breaks")}
     dfs = breaks_search(instance, seed, tail_rows, schedule)
     if dfs is None:
         return Outcome("infeasible", counters={"nodes": 0, "moves": 0, "best_score": -1},
-                       t_encode=time.perf_counter() - t0, t_solve=0.0)
+                       t_encode=time.perf_counter() - t0, t_solve=0.0), record
     t_encode = time.perf_counter() - t0
     trace: list[tuple[float, float]] = [(t_encode, float(dfs.best_score))]
     counters = dict.fromkeys(["nodes", "restarts", *SUMMED], 0)
-    record = int(p["restart_after"]) > 0  # the per-run record
-    if record:
-        counters.update({"run_scores": [], "run_times": [], "run_starts": [], "run_pinned": []})
-    elite = int(p["elite"]) if record else 0
+    restarting = int(p["restart_after"]) > 0
+    if restarting:
+        record.update({"run_scores": [], "run_times": [], "run_starts": [], "run_pinned": []})
+    elite = int(p["elite"]) if restarting else 0
     pool: list[tuple[int, np.ndarray]] = []
     pins = 0
     best: Lns | None = None
@@ -413,13 +422,13 @@ def solve(instance: Instance, budget: Budget, seed: int, **params) -> Outcome:
         run = lns_run(instance, dfs, budget, sub_seed(seed, runs), p, run_trace, t0,
                       max_moves and max_moves - counters["moves"])
         search, st = run.search, run.search.state
-        if record:
+        if restarting:
             score = instance.max_score - search.best_breaks
-            counters["run_scores"].append(score)
-            counters["run_times"].append(round(next(
+            record["run_scores"].append(score)
+            record["run_times"].append(round(next(
                 (t for t, s in run_trace if s >= score and t >= started), started), 3))
-            counters["run_starts"].append(round(started, 3))
-            counters["run_pinned"].append(pins)
+            record["run_starts"].append(round(started, 3))
+            record["run_pinned"].append(pins)
         elite_insert(pool, search.best, search.best_breaks, elite)
         if runs == 0:
             counters["start_score"] = instance.max_score - run.start_breaks
@@ -455,4 +464,4 @@ def solve(instance: Instance, budget: Budget, seed: int, **params) -> Outcome:
     return Outcome("solved" if best.best_breaks == 0 else "unknown",
                    solution=best.solution(), objective=float(score), counters=counters,
                    t_encode=t_encode, t_solve=time.perf_counter() - t0 - t_encode,
-                   score_trace=trace)
+                   score_trace=trace), record

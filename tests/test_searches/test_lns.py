@@ -31,6 +31,11 @@ def run(instance: Instance, seed: int = 1, seconds: float = 20.0, **params):
     return SPEC.solve(instance, budget(seconds), seed=seed, **SPEC.resolve(params))
 
 
+def run_record(instance: Instance, seed: int = 1, seconds: float = 20.0, **params):
+    """The outcome and the per-run record (``solve_runs``)."""
+    return lns.solve_runs(instance, budget(seconds), seed=seed, **SPEC.resolve(params))
+
+
 @pytest.mark.parametrize("n,hints,seed", [(6, 0, 1), (7, "max", 2), (8, 0, 3), (8, 5, 4)])
 def test_boards_are_full_legal_and_scored_honestly(n: int, hints, seed: int) -> None:
     instance = planted(n, hints, seed=seed, inner=8)
@@ -112,9 +117,9 @@ def test_break_schedule_reaches_dfs_breaks(schedule: dict) -> None:
 RESTARTING = {**SHORT, "max_moves": 1500, "restart_after": 2}
 
 
-def steady(counters: dict) -> dict:
-    """The counters without the per-run seconds, which differ between two solves."""
-    return {k: v for k, v in counters.items() if k not in ("run_times", "run_starts")}
+def steady(record: dict) -> dict:
+    """The per-run record without its seconds, which differ between two solves."""
+    return {k: v for k, v in record.items() if k not in ("run_times", "run_starts")}
 
 
 def test_restarts_happen_are_counted_and_the_best_run_is_kept(monkeypatch) -> None:
@@ -191,19 +196,22 @@ def test_restarts_record_every_run(monkeypatch) -> None:
 
     monkeypatch.setattr(lns, "lns_run", spy)
     instance = planted(10, 5, seed=8, inner=10)
-    out = run(instance, seed=2, **RESTARTING)
-    c = out.counters
+    out, c = run_record(instance, seed=2, **RESTARTING)
     assert len(runs) >= 3 and c["run_scores"] == runs
-    assert len(c["run_times"]) == len(c["run_starts"]) == len(runs) == c["lns_restarts"] + 1
+    k = out.counters["lns_restarts"] + 1
+    assert len(c["run_times"]) == len(c["run_starts"]) == len(runs) == k
     assert c["run_pinned"] == [0] * len(runs)  # no elite pool: every run is fresh
-    assert c["run_scores"][c["best_run"]] == out.objective == max(c["run_scores"])
+    best = out.counters["best_run"]
+    assert c["run_scores"][best] == out.objective == max(c["run_scores"])
     assert c["run_starts"] == sorted(c["run_starts"])
     ends = c["run_starts"][1:] + [float("inf")]
     assert all(s <= t <= e for s, t, e in zip(c["run_starts"], c["run_times"], ends, strict=True))
     # the overall trace reaches the best score when the best run first had it
     assert min(t for t, s in out.score_trace if s == out.objective) == pytest.approx(
-        c["run_times"][c["best_run"]], abs=2e-3)
-    assert "run_scores" not in run(instance, seed=2, **SHORT).counters  # restarts off: none
+        c["run_times"][best], abs=2e-3)
+    assert run_record(instance, seed=2, **SHORT)[1] == {}  # restarts off: none
+    # the harness keeps counters as numbers: none is a list
+    assert all(type(v) in (int, float) for v in out.counters.values())
 
 
 def test_elite_pool_keeps_the_best_distinct_boards() -> None:
@@ -259,10 +267,10 @@ def test_elite_runs_rebuild_an_elite_board_under_its_pinned_rows(monkeypatch) ->
 
     monkeypatch.setattr(lns, "lns_run", spy)
     instance = planted(10, 5, seed=8, inner=10)
-    out = run(instance, seed=2, **ELITE)
+    out, c = run_record(instance, seed=2, **ELITE)
     assert_full_and_honest(instance, out)
-    c = out.counters
-    assert len(runs) == c["lns_restarts"] + 1 >= 3 and c["run_pinned"][0] == 0
+    assert all(type(v) in (int, float) for v in out.counters.values())
+    assert len(runs) == out.counters["lns_restarts"] + 1 >= 3 and c["run_pinned"][0] == 0
     hinted = {h.row * instance.cols + h.col for h in instance.hints}
     assert len(runs[0][0]) == len(hinted)
     for k, (pins, _) in enumerate(runs[1:], start=1):
@@ -272,23 +280,23 @@ def test_elite_runs_rebuild_an_elite_board_under_its_pinned_rows(monkeypatch) ->
         # the pins are an earlier run's board there
         assert any(all(board[cell] == o for cell, o in extra.items())
                    for _, board in runs[:k])
-    assert c["run_scores"][c["best_run"]] == out.objective == max(c["run_scores"])
+    assert c["run_scores"][out.counters["best_run"]] == out.objective == max(c["run_scores"])
     # the default (no pool) is the solve of before: every run fresh
     runs.clear()
-    plain = run(instance, seed=2, **RESTARTING)
-    assert plain.counters["run_pinned"] == [0] * len(runs)
+    plain, plain_runs = run_record(instance, seed=2, **RESTARTING)
+    assert plain_runs["run_pinned"] == [0] * len(runs)
     assert all(len(pins) == len(hinted) for pins, _ in runs)
-    assert steady(run(instance, seed=2, **{**ELITE, "elite": 0}).counters) == steady(
-        plain.counters)
+    off, off_runs = run_record(instance, seed=2, **{**ELITE, "elite": 0})
+    assert off.counters == plain.counters and steady(off_runs) == steady(plain_runs)
 
 
 def test_elite_runs_are_deterministic_per_seed() -> None:
     instance = planted(8, 5, seed=7, inner=8)
-    a = run(instance, seed=3, **ELITE)
-    b = run(instance, seed=3, **{**ELITE, "chunk_moves": 400, "chunk_nodes": 7000})
-    assert sum(a.counters["run_pinned"]) > 0
+    a, a_runs = run_record(instance, seed=3, **ELITE)
+    b, b_runs = run_record(instance, seed=3, **{**ELITE, "chunk_moves": 400, "chunk_nodes": 7000})
+    assert sum(a_runs["run_pinned"]) > 0
     assert a.solution == b.solution
-    assert steady(a.counters) == steady(b.counters)
+    assert a.counters == b.counters and steady(a_runs) == steady(b_runs)
     for out in (a, b):
         assert_full_and_honest(instance, out)
         scores = [s for _, s in out.score_trace]

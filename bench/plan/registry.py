@@ -17,6 +17,8 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import sys
+import threading
+from collections.abc import Callable
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
@@ -41,9 +43,36 @@ def _entry_points() -> list[Any]:
     return sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name)
 
 
+def imported_apart(load: Callable[[], Any]) -> Any:
+    """``load()`` (an import) run in a thread of its own, waited for; what it returned, or
+    raised, is this call's.
+
+    A module may keep an exception it caught while it was imported (pulp keeps those of its
+    solver probes). The exception's traceback holds the frames of the import and, through
+    each frame's ``f_back``, every frame that led to it: imported in the caller's thread,
+    those are the caller's frames, whose locals (a sweep's plan, when the import happens
+    while it is planned) would then stay alive as long as the module. In a thread of its
+    own, the chain ends where the thread began."""
+    outcome: list[Any] = []
+
+    def run() -> None:
+        try:
+            outcome.append((True, load()))
+        except BaseException as exc:  # noqa: B036 - handed to the caller, which raises it
+            outcome.append((False, exc))
+
+    thread = threading.Thread(target=run, name="cliffbench-import", daemon=True)
+    thread.start()
+    thread.join()
+    done, value = outcome[0]
+    if not done:
+        raise value
+    return value
+
+
 def _load_entry_point(ep: Any) -> None:
     try:
-        ep.load()
+        imported_apart(ep.load)
     except Exception as exc:  # a broken plugin must say which one it is
         raise RegistryError(f"entry point {ep.name!r} ({ep.value}) of group "
                             f"{ENTRY_POINT_GROUP} failed to load: {exc}") from exc
@@ -82,7 +111,7 @@ def load_plugin(path: str | Path) -> None:
     module_name = _importable_name(path)
     if module_name is not None:  # a module of an importable package: import it by its name,
         try:                     # so that its solvers (and numba's cache) see one module
-            importlib.import_module(module_name)
+            imported_apart(lambda: importlib.import_module(module_name))
         except Exception as exc:
             raise RegistryError(f"plugin file {path} failed to load: {exc}") from exc
         _loaded_plugins.add(str(path))
@@ -95,7 +124,7 @@ def load_plugin(path: str | Path) -> None:
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:
-        spec.loader.exec_module(module)
+        imported_apart(lambda: spec.loader.exec_module(module))
     except Exception as exc:
         del sys.modules[name]
         raise RegistryError(f"plugin file {path} failed to load: {exc}") from exc

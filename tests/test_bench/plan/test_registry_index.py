@@ -10,7 +10,7 @@ import sys
 
 from bench.plan import registry
 
-from helpers import ROOT
+from helpers import ROOT, sudoku_ladder_suite
 
 
 def run_python(code: str, cache: str) -> str:
@@ -101,3 +101,22 @@ def test_solvers_imported_before_the_index_is_built_are_in_it(tmp_path):
     out = run_python("from bench.plan.registry import load_named\n"
                      "print(sorted(load_named('cpsat')))", str(tmp_path))
     assert "edgematch/cpsat" in out and "sudoku/cpsat" in out
+
+
+def test_a_plan_is_freed_though_a_module_it_imported_keeps_an_exception(tmp_path):
+    """A module that keeps an exception it caught while imported (as pulp does) keeps the
+    frames of its import through the exception's traceback: imported in a thread of its own
+    (``imported_apart``), those frames do not lead back into the planning, so the first plan
+    of a process is freed once let go, as later ones are."""
+    (tmp_path / "keeper.py").write_text(
+        "try:\n    raise ImportError('a probe that failed')\n"
+        "except ImportError as exc:\n    KEPT = exc\n")
+    suite = tmp_path / "s.toml"
+    suite.write_text(f'plugins = ["{tmp_path / "keeper.py"}"]\n'
+                     + sudoku_ladder_suite("s", [1, 2], [30]))
+    out = run_python("import gc, weakref\nfrom bench.execute.sweep import prepare_sweep\n"
+                     f"suite, tasks = prepare_sweep({str(suite)!r})\n"
+                     "assert tasks and 'keeper' in str(suite.plugins)\n"
+                     "plan = weakref.ref(suite)\ndel suite, tasks\n"
+                     "gc.unfreeze(); gc.collect()\nprint(plan() is None)", str(tmp_path))
+    assert out.strip() == "True"

@@ -31,8 +31,13 @@ stacks, stacks, transposition; seeded: the same file every time), each with one 
 as its original has, and as hard for a search up to the order of its branching ties. Its first
 1,000 are the sample itself.
 
+``--baseline DIR`` times another checkout of cliffbench (a git worktree of the commit to
+compare with) in the same rounds, the two taking turns to go first (on this machine the
+command run first in a round gains up to a microsecond a puzzle), and prints its rate too and
+the ratio of the two differential times: a change's effect measured in one command.
+
     python perf/sudoku_throughput.py [--file PUZZLES] [--count 49158] [--first 1000]
-        [--block 1000] [--repeats 3] [--rounds 3] [--keep DIR]
+        [--block 1000] [--repeats 3] [--rounds 3] [--keep DIR] [--baseline DIR]
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -125,18 +131,24 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def harness_run(folder: Path, name: str, file: Path, block: int
+#: The checkout this script belongs to (its ``cliffbench run`` is the one measured).
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def harness_run(folder: Path, name: str, file: Path, block: int, root: Path = ROOT
                 ) -> tuple[float, float, float]:
     """Wall seconds and CPU seconds (the command's processes, the worker's included) of
-    ``cliffbench run`` of the one-ladder suite on ``file`` (no report), and the worker's CPU
-    seconds in its chunks (the sum of the rows' ``t_cpu``: the solver call and the columns
-    it sends), every row checked to be solved and verified."""
+    ``cliffbench run`` of the one-ladder suite on ``file`` (no report) with the code of the
+    checkout ``root``, and the worker's CPU seconds in its chunks (the sum of the rows'
+    ``t_cpu``: the solver call and the columns it sends), every row checked to be solved and
+    verified."""
     suite = folder / f"{name}.toml"
     suite.write_text(SUITE.format(name=name, block=block, file=file))
     cmd = [sys.executable, "-m", "bench.cli", "run", str(suite), "--results",
            str(folder / "results"), "--overwrite", "--no-figures"]
+    env = {**os.environ, "PYTHONPATH": str(root)}
     t, cpu = time.perf_counter(), children_cpu()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, cwd=root, env=env)
     wall, cpu = time.perf_counter() - t, children_cpu() - cpu
     import bench
 
@@ -156,7 +168,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3,
                         help="runs of each command, alternating (the medians are compared)")
     parser.add_argument("--keep", type=Path, default=None, help="keep the sweeps here")
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="another checkout of cliffbench, timed in the same rounds")
     args = parser.parse_args()
+    if args.baseline is not None and not (args.baseline / "bench" / "cli.py").is_file():
+        parser.error(f"--baseline {args.baseline}: not a checkout of cliffbench "
+                     "(no bench/cli.py)")
     folder = args.keep or Path(tempfile.mkdtemp(prefix="cliffbench-throughput-"))
     folder.mkdir(parents=True, exist_ok=True)
     lines = puzzle_lines(args.file) if args.file else stand_in(args.count)
@@ -171,19 +188,38 @@ def main() -> None:
     print(f"{what}: {len(lines)} puzzles; block {args.block}")
     print(f"batch kernel (batch9, one call, core {cpus[0]}): {rate:,.0f} puzzles/s (cpu, best "
           f"of {args.repeats})")
-    rounds = [(harness_run(folder, "first", first, args.block),
-               harness_run(folder, "all", full, args.block)) for _ in range(args.rounds)]
-    if args.rounds > 1:
-        print(f"{args.rounds} rounds, wall s: first "
+    trees = {"this checkout": ROOT, **({"baseline": args.baseline} if args.baseline else {})}
+    rounds: dict[str, list[Any]] = {label: [] for label in trees}
+    for number in range(args.rounds):
+        labels = list(trees)[number % len(trees):] + list(trees)[:number % len(trees)]
+        for label in labels:  # each tree first in its turn
+            rounds[label].append((harness_run(folder, "first", first, args.block, trees[label]),
+                                  harness_run(folder, "all", full, args.block, trees[label])))
+    n = len(lines) - args.first
+    times = {label: report(label, root, rounds[label], len(lines), args.first, rate)
+             for label, root in trees.items()}
+    if args.baseline is not None:
+        print(f"this checkout / baseline, differential time a puzzle: "
+              f"{times['this checkout'] / times['baseline']:.3f} "
+              f"({1e6 * times['this checkout'] / n:.1f} against "
+              f"{1e6 * times['baseline'] / n:.1f} us)")
+
+
+def report(label: str, root: Path, rounds: list[Any], count: int, first: int, rate: float
+           ) -> float:
+    """Print one checkout's figures from its rounds; return its differential wall seconds."""
+    print(f"{label} ({root}):")
+    if len(rounds) > 1:
+        print(f"{len(rounds)} rounds, wall s: first "
               f"{' '.join(f'{f[0]:.2f}' for f, _ in rounds)}, all "
               f"{' '.join(f'{a[0]:.2f}' for _, a in rounds)} (medians compared)")
     (t_first, cpu_first, chunks_first), (t_all, cpu_all, chunks_all) = (
         tuple(statistics.median(run[k] for run in runs) for k in range(3))
         for runs in zip(*rounds, strict=True))
-    n = len(lines) - args.first
+    n = count - first
     harness = n / (t_all - t_first)
     harness_cpu = n / (cpu_all - cpu_first)
-    print(f"cliffbench run: {len(lines)} puzzles {t_all:.2f} s, first {args.first} "
+    print(f"cliffbench run: {count} puzzles {t_all:.2f} s, first {first} "
           f"{t_first:.2f} s; differential {harness:,.0f} puzzles/s "
           f"({1e6 / harness:.1f} us a puzzle), every row solved and verified")
     print(f"  CPU of all its processes: {cpu_all:.2f} s, first {cpu_first:.2f} s; "
@@ -195,6 +231,7 @@ def main() -> None:
           f"summary; the worker between chunks): {1e6 / harness_cpu - 1e6 * chunks:.1f}")
     print(f"ratio harness / kernel: {harness / rate:.1%} (wall); {harness_cpu / rate:.1%} "
           "(CPU: both cores' work for the harness against one core's for the kernel)")
+    return t_all - t_first
 
 
 if __name__ == "__main__":

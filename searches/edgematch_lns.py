@@ -314,11 +314,10 @@ def pinned_instance(instance: Instance, pinned: np.ndarray) -> Instance:
 
 @dataclass
 class Run:
-    """The end of one run of lns: its two searches, its score trace, why it stopped."""
+    """The end of one run of lns: its two searches, where it began, why it stopped."""
 
     dfs: edgematch_breaks.Search
     search: Lns
-    trace: list[tuple[float, float]]
     start_breaks: int  # of the board the region moves began with
     start_nodes: int  # nodes of dfs-breaks before the first region moves
     restart: bool  # stopped for want of improvement (``restart_after`` turns without one)
@@ -344,7 +343,7 @@ def lns_run(instance: Instance, dfs: edgematch_breaks.Search, budget: Budget, se
         if max_moves and search.state[L_MOVES] >= max_moves:
             break
         if restart_after and stale >= restart_after:
-            return Run(dfs, search, trace, *start, True)
+            return Run(dfs, search, *start, True)
         if dfs_on:  # a slice of dfs-breaks, searching for a board better than the best
             status = drive(dfs, budget, dfs.nodes + slice_nodes, int(p["chunk_nodes"]), trace,
                            t0)
@@ -374,7 +373,25 @@ def lns_run(instance: Instance, dfs: edgematch_breaks.Search, budget: Budget, se
             push_board(dfs, search.best, search.best_breaks)
         stale = 0 if search.best_breaks < run_best else stale + 1
         run_best = min(run_best, search.best_breaks)
-    return Run(dfs, search, trace, *start, False)
+    return Run(dfs, search, *start, False)
+
+
+def restart_search(instance: Instance, pool: list[tuple[int, np.ndarray]], seed: int, p: dict,
+                   schedule: dict) -> tuple[edgematch_breaks.Search, int]:
+    """The dfs-breaks search a new run begins with (its seed ``seed``), and the cells it took
+    from the elite pool: with probability ``elite_share`` once the pool has a board, a
+    recombination (:func:`recombine`'s cells pinned as extra hints), else a fresh search (also
+    where the pinned cells leave no search)."""
+    tail_rows = int(p["tail_rows"])
+    rng = np.random.default_rng(seed)
+    if pool and rng.random() < float(p["elite_share"]):
+        pinned = recombine(pool, instance.cols, int(p["elite_rows_min"]),
+                           int(p["elite_rows_max"]), rng)
+        child = pinned_instance(instance, pinned)
+        dfs = breaks_search(child, seed, tail_rows, schedule)
+        if dfs is not None:
+            return dfs, len(child.hints) - len(instance.hints)
+    return breaks_search(instance, seed, tail_rows, schedule), 0
 
 
 SUMMED = {"lns_nodes": L_NODES, "moves": L_MOVES, "improved": L_IMPROVED,
@@ -449,16 +466,7 @@ def solve_runs(instance: Instance, budget: Budget, seed: int, **params
         if not run.restart or budget.remaining() <= MARGIN_S or (
                 max_moves and counters["moves"] >= max_moves):
             break
-        dfs, pins = None, 0
-        rng = np.random.default_rng(sub_seed(seed, runs))
-        if pool and rng.random() < float(p["elite_share"]):
-            pinned = recombine(pool, instance.cols, int(p["elite_rows_min"]),
-                               int(p["elite_rows_max"]), rng)
-            child = pinned_instance(instance, pinned)
-            dfs = breaks_search(child, sub_seed(seed, runs), tail_rows, schedule)
-            pins = len(child.hints) - len(instance.hints) if dfs is not None else 0
-        if dfs is None:
-            dfs = breaks_search(instance, sub_seed(seed, runs), tail_rows, schedule)
+        dfs, pins = restart_search(instance, pool, sub_seed(seed, runs), p, schedule)
     score = instance.max_score - best.best_breaks
     counters.update({"best_score": score, "lns_restarts": runs - 1})
     return Outcome("solved" if best.best_breaks == 0 else "unknown",

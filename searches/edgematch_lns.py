@@ -66,8 +66,11 @@ rows on which the two boards agree are pinned as extra hints of the run's dfs-br
 first parent's cells of those rows when they agree on fewer than one row's worth, or when the
 pool has one board), so the run's dfs-breaks rebuilds the rest of the board under the elite's
 upper rows with a seed of its own (the run's ``sub_seed``). The region moves of the run keep the
-instance's own hints only: they may change pinned cells. Everything else of the run is as a fresh
-run's. The draws come from the run's seed, so the runs stay the same whatever the machine.
+instance's own hints only: they may change pinned cells. A recombined run ends after
+``elite_restart_after`` turns without a better board where that is set (such a run is back at its
+parents' level within a few turns, where a fresh one climbs for tens), else after
+``restart_after`` as a fresh one. Everything else of the run is as a fresh run's. The draws come
+from the run's seed, so the runs stay the same whatever the machine.
 """
 
 from __future__ import annotations
@@ -225,6 +228,9 @@ PARAMS = [
           "(once it has a board) rather than a fresh run", min=0.0, max=1.0),
     Param("elite_rows_min", 4, "fewest upper rows a recombination takes from the elite", min=0),
     Param("elite_rows_max", 8, "most upper rows a recombination takes from the elite", min=0),
+    Param("elite_restart_after", 0, "restart_after for a recombined run (one that took cells "
+          "from the elite pool), which gets back to its parents' level within a few turns "
+          "where a fresh run climbs for tens (0 = restart_after)", min=0),
 ]
 
 DEFAULTS = {p.name: p.default for p in PARAMS}
@@ -324,18 +330,18 @@ class Run:
 
 
 def lns_run(instance: Instance, dfs: edgematch_breaks.Search, budget: Budget, seed: int,
-            p: dict, trace: list[tuple[float, float]], t0: float, max_moves: int) -> Run:
+            p: dict, trace: list[tuple[float, float]], t0: float, max_moves: int,
+            restart_after: int) -> Run:
     """One run of lns from a fresh dfs-breaks search: ``start_nodes`` nodes of it, then turns
     of dfs-breaks and region moves on the run's best board until the budget, ``max_moves``
     moves (0 = no limit), a perfect board or ``restart_after`` turns in a row without a better
-    board of this run. Improvements are appended to ``trace``."""
+    board of this run (0 = never). Improvements are appended to ``trace``."""
     status = PAUSED
     if dfs.best_breaks:
         status = drive(dfs, budget, int(p["start_nodes"]), int(p["chunk_nodes"]), trace, t0)
     search = Lns(instance, dfs_board(dfs), seed, p)
     start = (search.best_breaks, dfs.nodes)
     slice_nodes, slice_moves = int(p["slice_nodes"]), int(p["slice_moves"])
-    restart_after = int(p["restart_after"])
     dfs_on = status == PAUSED and slice_nodes > 0
     rate = 0.0  # moves per second
     run_best, stale = search.best_breaks, 0
@@ -394,6 +400,15 @@ def restart_search(instance: Instance, pool: list[tuple[int, np.ndarray]], seed:
     return breaks_search(instance, seed, tail_rows, schedule), 0
 
 
+def run_patience(p: dict, pins: int) -> int:
+    """The turns without a better board after which a run ends: ``elite_restart_after`` for a
+    recombined run (``pins`` cells taken from the pool) where it is set, else
+    ``restart_after``."""
+    if pins and int(p["elite_restart_after"]):
+        return int(p["elite_restart_after"])
+    return int(p["restart_after"])
+
+
 SUMMED = {"lns_nodes": L_NODES, "moves": L_MOVES, "improved": L_IMPROVED,
           "sideways": L_SIDEWAYS, "cut": L_CUT, "best_by_moves": L_NEW_BEST}
 
@@ -437,7 +452,7 @@ def solve_runs(instance: Instance, budget: Budget, seed: int, **params
         run_trace = trace if runs == 0 else []
         started = time.perf_counter() - t0
         run = lns_run(instance, dfs, budget, sub_seed(seed, runs), p, run_trace, t0,
-                      max_moves and max_moves - counters["moves"])
+                      max_moves and max_moves - counters["moves"], run_patience(p, pins))
         search, st = run.search, run.search.state
         if restarting:
             score = instance.max_score - search.best_breaks

@@ -301,3 +301,26 @@ def test_elite_runs_are_deterministic_per_seed() -> None:
         assert_full_and_honest(instance, out)
         scores = [s for _, s in out.score_trace]
         assert scores == sorted(scores) and scores[-1] == out.objective
+
+
+def test_recombined_runs_have_their_own_patience(monkeypatch) -> None:
+    patience = []  # the restart_after each run was given
+    real = lns.lns_run
+
+    def spy(*args):
+        patience.append(args[-1])
+        return real(*args)
+
+    monkeypatch.setattr(lns, "lns_run", spy)
+    instance = planted(10, 5, seed=8, inner=10)
+    mixed = {**ELITE, "elite_share": 0.5, "restart_after": 3, "elite_restart_after": 1}
+    out, c = run_record(instance, seed=2, **mixed)
+    assert_full_and_honest(instance, out)
+    assert 0 in c["run_pinned"][1:] and max(c["run_pinned"]) > 0  # fresh and recombined runs
+    assert patience == [1 if pins else 3 for pins in c["run_pinned"]]
+    # 0: recombined runs are as patient as fresh ones, the solve of before
+    patience.clear()
+    same, same_runs = run_record(instance, seed=2, **{**mixed, "elite_restart_after": 0})
+    assert patience == [3] * len(same_runs["run_pinned"])
+    plain, plain_runs = run_record(instance, seed=2, **{**mixed, "elite_restart_after": 3})
+    assert same.counters == plain.counters and steady(same_runs) == steady(plain_runs)

@@ -15,7 +15,10 @@ probability ``p_assign`` a move is instead an optimal re-assignment (Hungarian m
 pieces of up to ``assign_cells`` cells of one checkerboard colour, each in its best rotation.
 A better board found by either side becomes the other's: dfs-breaks then searches for boards
 that beat it, the region moves continue from it. The score trace records the best score over
-time, dfs-breaks' part included, as dfs-breaks does.
+time, dfs-breaks' part included, as dfs-breaks does. The start and each slice of dfs-breaks also
+end once ``slice_runs`` of its runs have begun: each run exhausted costs a round of Python, and
+a search whose runs are all exhausted within a few nodes (its tree under the break schedule
+tiny) would otherwise go through its slice's nodes at a small fraction of the kernel's rate.
 
 On Eternity II the region moves lift a 452-454 board by a join or two, but not dfs-breaks'
 455-456 boards: those are perfect down to row 11 or so, with every break among the pieces left
@@ -58,19 +61,19 @@ run); the harness keeps counters (numbers), not these lists, so ``perf/eternity_
 reads them from there.
 
 Elite pool (``elite``, 0 = off, the default; it needs ``restart_after``): the best ``elite``
-distinct boards of the runs so far are kept (better first; among equals the earlier). A restart
-is then, with probability ``elite_share`` once the pool has a board, a *recombination* instead of
-a fresh run: two boards of the pool are drawn (the better of them is the first parent) and a
-number of rows ``k`` from ``elite_rows_min``..``elite_rows_max``; the cells of the first ``k``
-rows on which the two boards agree are pinned as extra hints of the run's dfs-breaks (all of the
-first parent's cells of those rows when they agree on fewer than one row's worth, or when the
-pool has one board), so the run's dfs-breaks rebuilds the rest of the board under the elite's
-upper rows with a seed of its own (the run's ``sub_seed``). The region moves of the run keep the
-instance's own hints only: they may change pinned cells. A recombined run ends after
-``elite_restart_after`` turns without a better board where that is set (such a run is back at its
-parents' level within a few turns, where a fresh one climbs for tens), else after
-``restart_after`` as a fresh one. Everything else of the run is as a fresh run's. The draws come
-from the run's seed, so the runs stay the same whatever the machine.
+distinct boards of the runs so far are kept (better first; among equals the earlier). A restart is
+then, with probability ``elite_share`` once the pool has a board, a *recombination* instead of a
+fresh run: two boards of the pool are drawn (the better of them is the first parent) and a number
+of rows ``k`` from ``elite_rows_min``..``elite_rows_max``; the cells of the first ``k`` rows on
+which the two boards agree are pinned as extra hints of the run's dfs-breaks (all of the first
+parent's cells of those rows when they agree on fewer than one row's worth, or when the pool has
+one board), but for both cells of each broken join among them and the hints, so the run's
+dfs-breaks rebuilds the rest of the board under the elite's upper rows with a seed of its own (the
+run's ``sub_seed``). The region moves of the run keep the instance's own hints only: they may
+change pinned cells. A recombined run ends after ``elite_restart_after`` turns without a better
+board where that is set (such a run is back at its parents' level within a few turns, where a fresh
+one climbs for tens), else after ``restart_after`` as a fresh one. Everything else of the run is as
+a fresh run's. The draws come from the run's seed, so the runs stay the same whatever the machine.
 """
 
 from __future__ import annotations
@@ -185,6 +188,10 @@ PARAMS = [
     Param("slice_nodes", 100_000_000, "nodes of dfs-breaks per turn after that (0 = region "
           "moves only)", min=0),
     Param("slice_moves", 2000, "region moves per turn", min=1),
+    Param("slice_runs", 1000, "most dfs-breaks runs begun in its start or in one turn's slice "
+          "(0 = no limit): a search whose every run is exhausted within a few nodes (a "
+          "recombination's pins can leave it a tiny tree) then still gets to its region moves",
+          min=0),
     Param("tail_rows", 0, "dfs-breaks' tail_rows: its last rows filled column by column",
           min=0),
     Param("break_from", edgematch_breaks.DEFAULTS["break_from"], "dfs-breaks' break_from: "
@@ -309,6 +316,28 @@ def recombine(pool: list[tuple[int, np.ndarray]], cols: int, rows_min: int, rows
     return np.where(keep, a, -1)
 
 
+def unpin_broken(instance: Instance, pinned: np.ndarray) -> np.ndarray:
+    """``pinned`` (oriented pieces, -1 = free) without the cells of its broken joins: both cells
+    of every mismatched join between two fixed cells (pinned, or hinted by the instance) are
+    freed. A fixed break is placed before any choice, where dfs-breaks' schedule allows none:
+    its every run would end exhausted within a few nodes."""
+    rows, cols = instance.rows, instance.cols
+    fixed = pinned.copy()
+    for h in instance.hints:
+        fixed[h.row * cols + h.col] = 4 * h.piece + h.rot
+    grid, held = fixed.reshape(rows, cols), fixed.reshape(rows, cols) >= 0
+    colours = oriented_colours(instance)
+    side = np.where(held, grid, 0)
+    east = held[:, :-1] & held[:, 1:] & (colours[side[:, :-1], 1] != colours[side[:, 1:], 3])
+    south = held[:-1] & held[1:] & (colours[side[:-1], 2] != colours[side[1:], 0])
+    freed = np.zeros((rows, cols), dtype=bool)
+    freed[:, :-1] |= east
+    freed[:, 1:] |= east
+    freed[:-1] |= south
+    freed[1:] |= south
+    return np.where(freed.ravel(), -1, pinned)
+
+
 def pinned_instance(instance: Instance, pinned: np.ndarray) -> Instance:
     """``instance`` with the cells of ``pinned`` (oriented pieces, -1 = free) as extra hints;
     the cells it already hints stay as they are."""
@@ -338,7 +367,8 @@ def lns_run(instance: Instance, dfs: edgematch_breaks.Search, budget: Budget, se
     board of this run (0 = never). Improvements are appended to ``trace``."""
     status = PAUSED
     if dfs.best_breaks:
-        status = drive(dfs, budget, int(p["start_nodes"]), int(p["chunk_nodes"]), trace, t0)
+        status = drive(dfs, budget, int(p["start_nodes"]), int(p["chunk_nodes"]), trace, t0,
+                       int(p["slice_runs"]))
     search = Lns(instance, dfs_board(dfs), seed, p)
     start = (search.best_breaks, dfs.nodes)
     slice_nodes, slice_moves = int(p["slice_nodes"]), int(p["slice_moves"])
@@ -352,7 +382,7 @@ def lns_run(instance: Instance, dfs: edgematch_breaks.Search, budget: Budget, se
             return Run(dfs, search, *start, True)
         if dfs_on:  # a slice of dfs-breaks, searching for a board better than the best
             status = drive(dfs, budget, dfs.nodes + slice_nodes, int(p["chunk_nodes"]), trace,
-                           t0)
+                           t0, int(p["slice_runs"]))
             dfs_on = status == PAUSED
             if dfs.best_breaks < search.best_breaks:
                 search.restart_from(dfs_board(dfs), dfs.best_breaks)
@@ -386,13 +416,13 @@ def restart_search(instance: Instance, pool: list[tuple[int, np.ndarray]], seed:
                    schedule: dict) -> tuple[edgematch_breaks.Search, int]:
     """The dfs-breaks search a new run begins with (its seed ``seed``), and the cells it took
     from the elite pool: with probability ``elite_share`` once the pool has a board, a
-    recombination (:func:`recombine`'s cells pinned as extra hints), else a fresh search (also
-    where the pinned cells leave no search)."""
+    recombination (:func:`recombine`'s cells but those of its broken joins, :func:`unpin_broken`,
+    pinned as extra hints), else a fresh search (also where the pinned cells leave no search)."""
     tail_rows = int(p["tail_rows"])
     rng = np.random.default_rng(seed)
     if pool and rng.random() < float(p["elite_share"]):
-        pinned = recombine(pool, instance.cols, int(p["elite_rows_min"]),
-                           int(p["elite_rows_max"]), rng)
+        pinned = unpin_broken(instance, recombine(pool, instance.cols, int(p["elite_rows_min"]),
+                                                  int(p["elite_rows_max"]), rng))
         child = pinned_instance(instance, pinned)
         dfs = breaks_search(child, seed, tail_rows, schedule)
         if dfs is not None:

@@ -294,14 +294,18 @@ class ChunkedBoardSearch(Protocol):
 
 
 def drive(search: ChunkedBoardSearch, budget: Budget, max_nodes: int, chunk_nodes: int,
-          trace: list[tuple[float, float]], t0: float) -> int:
+          trace: list[tuple[float, float]], t0: float, max_runs: int = 0) -> int:
     """Run chunks until SOLVED, ``max_nodes`` (0 = no limit) or the end of the budget; an
     EXHAUSTED chunk ends the search unless ``search.next_run()`` begins another run. Appends
     (seconds since ``t0``, best score) to ``trace`` at each improvement. A chunk is shortened to
     what the measured node rate says fits in the remaining time, so a short budget is not
-    overrun by a whole chunk."""
+    overrun by a whole chunk. ``max_runs`` (0 = no limit): also stop, PAUSED, once that many
+    runs have begun in this call, so that a search whose every run is exhausted within a few
+    nodes (its tree under the schedule is tiny), which pays a round of Python a run, cannot hold
+    its caller for millions of runs before ``max_nodes``."""
     rate = 0.0
     status = PAUSED
+    runs = 0
     while status == PAUSED:
         remaining = budget.remaining() - MARGIN_S
         size = chunk_nodes
@@ -318,6 +322,9 @@ def drive(search: ChunkedBoardSearch, budget: Budget, max_nodes: int, chunk_node
             trace.append((time.perf_counter() - t0, float(search.best_score)))
         if status == EXHAUSTED and search.next_run():
             status = PAUSED
+            runs += 1
+            if runs == max_runs:
+                break
     return status
 
 

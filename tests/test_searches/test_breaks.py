@@ -11,7 +11,7 @@ import searches.edgematch_breaks as brk
 from bench.api import REGISTRY, ParamError
 from instances.edgematch import GENERATORS, check
 from instances.edgematch.model import Hint, Instance
-from searches.support.edgematch_search import fit_schedule
+from searches.support.edgematch_search import EXHAUSTED, PAUSED, drive, fit_schedule
 
 from helpers import budget
 
@@ -159,3 +159,28 @@ def test_a_hint_against_the_frame_is_infeasible() -> None:
     instance = Instance(rows=4, cols=4, colors=6, pieces=gen.instance.pieces,
                         hints=(Hint(piece, 0, 0, (rot + 1) % 4),))
     assert run(instance).status == "infeasible"
+
+
+class TinyTrees:
+    """A search whose every run is exhausted after three nodes, and which always begins
+    another."""
+
+    def __init__(self) -> None:
+        self.nodes, self.best_score, self.runs = 0, -1, 1
+
+    def run(self, nodes: int) -> int:
+        self.nodes += 3
+        return EXHAUSTED
+
+    def next_run(self) -> bool:
+        self.runs += 1
+        return True
+
+
+def test_drive_stops_after_max_runs_begun() -> None:
+    search = TinyTrees()
+    assert drive(search, budget(20.0), 3000, 1000, [], 0.0, max_runs=7) == PAUSED
+    assert (search.runs, search.nodes) == (8, 21)  # 7 runs exhausted, 7 more begun
+    search = TinyTrees()  # no limit: until max_nodes
+    assert drive(search, budget(20.0), 3000, 1000, [], 0.0) == PAUSED
+    assert search.nodes == 3000

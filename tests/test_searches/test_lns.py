@@ -10,7 +10,9 @@ from test_breaks import assert_full_and_honest, planted
 
 import searches.edgematch_lns as lns
 from bench.api import REGISTRY
+from instances.edgematch import GENERATORS
 from instances.edgematch.model import Instance
+from searches.support.edgematch_tables import oriented_colours
 
 from helpers import budget
 
@@ -324,3 +326,58 @@ def test_recombined_runs_have_their_own_patience(monkeypatch) -> None:
     assert patience == [3] * len(same_runs["run_pinned"])
     plain, plain_runs = run_record(instance, seed=2, **{**mixed, "elite_restart_after": 3})
     assert same.counters == plain.counters and steady(same_runs) == steady(plain_runs)
+
+
+def test_dfs_slices_stop_after_slice_runs(monkeypatch) -> None:
+    # Every drive of dfs-breaks (the start, each turn's slice) gets slice_runs as its cap on
+    # runs begun, so a search whose runs end exhausted within a few nodes still hands over.
+    caps = []
+    real = lns.drive
+
+    def spy(*args, **kwargs):
+        caps.append(args[6] if len(args) > 6 else kwargs.get("max_runs", 0))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(lns, "drive", spy)
+    instance = planted(10, 5, seed=8, inner=10)
+    out = run(instance, seed=2, **{**RESTARTING, "slice_runs": 3})
+    assert_full_and_honest(instance, out)
+    assert len(caps) >= 3 and set(caps) == {3}
+
+
+def broken_among(oriented: np.ndarray, fixed: set[int], instance: Instance) -> set[int]:
+    """The cells of the mismatched joins between two cells of ``fixed`` (one by one)."""
+    colours, cols = oriented_colours(instance), instance.cols
+    broken = set()
+    for cell in fixed:
+        east, south = cell + 1, cell + cols
+        if east % cols and east in fixed and colours[oriented[cell], 1] != colours[
+                oriented[east], 3]:
+            broken |= {cell, east}
+        if south in fixed and colours[oriented[cell], 2] != colours[oriented[south], 0]:
+            broken |= {cell, south}
+    return broken
+
+
+def test_recombinations_pin_no_broken_join() -> None:
+    # The planted board with two pieces of its upper rows swapped (each pair in turn): the pins
+    # of its upper three rows drop both cells of each broken join between two fixed cells
+    # (pinned or hinted), and only those.
+    made = GENERATORS["planted"]({"n": 6, "border": 3, "inner": 4, "hints": 1}, 3)
+    instance, cols = made.instance, made.instance.cols
+    perfect = np.array([4 * p + r for p, r in made.secret.cells])
+    top = np.arange(instance.ncells) < 3 * cols
+    hinted = {h.row * cols + h.col for h in instance.hints}
+    assert list(lns.unpin_broken(instance, np.where(top, perfect, -1))) == list(
+        np.where(top, perfect, -1))  # the planted board: every pin kept
+    inner = [r * cols + c for r in (1, 2) for c in range(1, cols - 1)
+             if r * cols + c not in hinted]
+    for i, a in enumerate(inner):
+        for b in inner[i + 1:]:
+            oriented = perfect.copy()
+            oriented[[a, b]] = oriented[[b, a]]
+            pinned = np.where(top, oriented, -1)
+            broken = broken_among(oriented, set(np.flatnonzero(top).tolist()) | hinted,
+                                  instance)
+            kept = lns.unpin_broken(instance, pinned)
+            assert list(kept) == [-1 if c in broken else int(o) for c, o in enumerate(pinned)]

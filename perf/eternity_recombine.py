@@ -1,17 +1,18 @@
 """Eternity II: how lns' recombinations of an elite pool begin, with and without their broken
 joins pinned (issue 20 point 2: a recombined run that never got going).
 
-Fills a pool with the boards of ``--boards`` short lns solves (``--seconds`` each, seeds 1, 2,
-...; ``tail_rows=5 break_slack=0`` as the hour runs), then draws ``--draws`` recombinations from
-it as lns does (``recombine``, seeds 1000, 1001, ...) and begins each child's dfs-breaks search
-twice: with every drawn cell pinned (what lns did before ``unpin_broken``) and with the cells of
-the broken joins among the pins and hints freed (what it does now). Each search is driven for
-``--nodes`` nodes or ``--cap-s`` seconds, whichever comes first. A search *spins* when its runs
-end exhausted within a few nodes each (more than ``--spin-runs`` runs begun), so that its nodes
-go by a round of Python a run; per way of pinning the script prints how many spun, the median
-nodes per second, and the median pins.
+Fills a pool of ``--boards`` boards with one lns solve of ``--seconds`` (seed 1, ``tail_rows=5
+break_slack=0`` as the hour runs, restarts after 4 turns without a gain, every restart fresh:
+the best boards of its runs, region moves' work included), then draws ``--draws`` recombinations
+from it as lns does (``recombine``, seeds 1000, 1001, ...) and begins each child's dfs-breaks
+search twice: with every drawn cell pinned (what lns did before ``unpin_broken``) and with the
+cells of the broken joins among the pins and hints freed (what it does now). Each search is
+driven for ``--nodes`` nodes or ``--cap-s`` seconds, whichever comes first. A search *spins*
+when its runs end exhausted within a few nodes each (more than ``--spin-runs`` runs begun), so
+that its nodes go by a round of Python a run; per way of pinning the script prints how many
+spun, the median nodes per second, and the median pins.
 
-    python perf/eternity_recombine.py [--boards 6] [--seconds 20] [--draws 100] [--nodes 2000000]
+    python perf/eternity_recombine.py [--boards 6] [--seconds 120] [--draws 100] [--nodes 2000000]
         [--cap-s 2] [--spin-runs 100]
 """
 
@@ -32,16 +33,24 @@ from searches.support.edgematch_search import drive
 SETTING = {"tail_rows": 5, "break_slack": 0}
 
 
-def pool_of(instance, boards: int, seconds: float) -> list[tuple[int, np.ndarray]]:
-    """The elite pool lns would keep of the best boards of ``boards`` solves (as oriented
-    pieces, row-major)."""
-    pool: list[tuple[int, np.ndarray]] = []
-    for seed in range(1, boards + 1):
-        out = lns.solve(instance, Budget(seconds, 4000, 1, time.monotonic() + seconds), seed,
-                        **SETTING)
-        board = np.array([4 * p + r for p, r in out.solution.cells], dtype=np.int64)
-        lns.elite_insert(pool, board, instance.max_score - int(out.objective), boards)
-    return pool
+def pool_of(instance, size: int, seconds: float) -> list[tuple[int, np.ndarray]]:
+    """The elite pool (``size`` boards) of one lns solve of ``seconds`` with restarts after 4
+    turns without a gain and every restart fresh (``elite_share=0``), as it stands at the end:
+    the best boards of its runs, region moves' work included."""
+    pools: list[list[tuple[int, np.ndarray]]] = []
+    keep = lns.elite_insert
+
+    def kept(pool, board, breaks, n):  # the solve's own pool, seen as it is updated
+        keep(pool, board, breaks, n)
+        pools[:] = [pool]
+
+    lns.elite_insert = kept
+    try:
+        lns.solve(instance, Budget(seconds, 4000, 1, time.monotonic() + seconds), 1,
+                  **SETTING, restart_after=4, elite=size, elite_share=0.0)
+    finally:
+        lns.elite_insert = keep
+    return list(pools[0])
 
 
 def begin(instance, pinned: np.ndarray, seed: int, nodes: int, cap_s: float
@@ -60,7 +69,7 @@ def begin(instance, pinned: np.ndarray, seed: int, nodes: int, cap_s: float
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--boards", type=int, default=6)
-    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--draws", type=int, default=100)
     parser.add_argument("--nodes", type=int, default=2_000_000)
     parser.add_argument("--cap-s", type=float, default=2.0)

@@ -53,14 +53,16 @@ def pool_of(instance, size: int, seconds: float) -> list[tuple[int, np.ndarray]]
     return list(pools[0])
 
 
+#: lns' parameters in the hour runs' setting.
+P = {**lns.DEFAULTS, **SETTING}
+
+
 def begin(instance, pinned: np.ndarray, seed: int, nodes: int, cap_s: float
           ) -> tuple[int, int, float]:
     """Runs begun, nodes and seconds of the child's dfs-breaks search driven for ``nodes`` nodes
     or ``cap_s`` seconds."""
-    p = {**lns.DEFAULTS, **SETTING}
-    schedule = {k: p[k] for k in ("break_from", "break_power", "break_slack", "cell_breaks")}
-    dfs = lns.breaks_search(lns.pinned_instance(instance, pinned), seed, p["tail_rows"],
-                            schedule)
+    dfs = lns.breaks_search(lns.pinned_instance(instance, pinned), seed, P["tail_rows"],
+                            lns.schedule_of(P))
     t = time.perf_counter()
     drive(dfs, Budget(cap_s, 4000, 1, time.monotonic() + cap_s), nodes, 4_000_000, [], t)
     return int(dfs.state[lns.S_RESTARTS]), dfs.nodes, time.perf_counter() - t
@@ -81,12 +83,11 @@ def main() -> None:
     print(f"pool of {len(pool)} boards, scores "
           f"{[instance.max_score - b for b, _ in pool]}; {args.draws} recombinations, each "
           f"search driven for {args.nodes:,} nodes or {args.cap_s:g} s")
-    p = {**lns.DEFAULTS, **SETTING}
     ways = {"pins as drawn": [], "broken joins freed": []}
     for k in range(args.draws):
         seed = 1000 + k
         rng = np.random.default_rng(seed)
-        drawn = lns.recombine(pool, instance.cols, p["elite_rows_min"], p["elite_rows_max"], rng)
+        drawn = lns.recombine(pool, instance.cols, P["elite_rows_min"], P["elite_rows_max"], rng)
         for way, pinned in (("pins as drawn", drawn),
                             ("broken joins freed", lns.unpin_broken(instance, drawn))):
             runs, nodes, seconds = begin(instance, pinned, seed, args.nodes, args.cap_s)

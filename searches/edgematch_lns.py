@@ -262,6 +262,12 @@ def breaks_search(instance: Instance, seed: int, tail_rows: int = 0,
         b["cell_breaks"], incumbent, breaks)
 
 
+def schedule_of(p: dict) -> dict:
+    """dfs-breaks' schedule and per-cell cap among lns' parameters ``p`` (what
+    :func:`breaks_search` takes as ``schedule``)."""
+    return {k: p[k] for k in ("break_from", "break_power", "break_slack", "cell_breaks")}
+
+
 def dfs_board(search: edgematch_breaks.Search) -> np.ndarray:
     """The best board of a dfs-breaks search, row-major oriented pieces."""
     board = np.empty(search.best.size, dtype=np.int64)
@@ -325,7 +331,8 @@ def unpin_broken(instance: Instance, pinned: np.ndarray) -> np.ndarray:
     fixed = pinned.copy()
     for h in instance.hints:
         fixed[h.row * cols + h.col] = 4 * h.piece + h.rot
-    grid, held = fixed.reshape(rows, cols), fixed.reshape(rows, cols) >= 0
+    grid = fixed.reshape(rows, cols)
+    held = grid >= 0
     colours = oriented_colours(instance)
     side = np.where(held, grid, 0)
     east = held[:, :-1] & held[:, 1:] & (colours[side[:, :-1], 1] != colours[side[:, 1:], 3])
@@ -462,7 +469,7 @@ def solve_runs(instance: Instance, budget: Budget, seed: int, **params
         return Outcome("solved", solution=Solution.empty(0, 0), objective=0.0, t_encode=0.0,
                        t_solve=0.0), record
     seed, tail_rows, max_moves = seed or 0, int(p["tail_rows"]), int(p["max_moves"])
-    schedule = {k: p[k] for k in ("break_from", "break_power", "break_slack", "cell_breaks")}
+    schedule = schedule_of(p)
     dfs = breaks_search(instance, seed, tail_rows, schedule)
     if dfs is None:
         return Outcome("infeasible", counters={"nodes": 0, "moves": 0, "best_score": -1},

@@ -9,7 +9,10 @@ Three measurements, the last two in one command:
 2. ``cliffbench run`` (a new process, as a user runs it: planning, the worker, every answer
    checked by the family's checker, the journal, the Parquet table, the summary; no figures)
    of a suite with
-   one ladder, ``block = --block``, ``native`` only, on the whole file;
+   one ladder, ``block = --block``, ``native`` only, on the whole file, each run a new sweep
+   in a new results folder as a user's first run of a suite is (its worker boots while the
+   parent plans: bench/execute/early.py), or with ``--overwrite`` each run over the last
+   one's sweep, as a rerun is (the worker then starts once the sweep is planned);
 3. the same on the file's first ``--first`` puzzles.
 
 The harness's rate is differential, so that the fixed start-up (imports, numba's cache load,
@@ -38,6 +41,7 @@ the ratio of the two differential times: a change's effect measured in one comma
 
     python perf/sudoku_throughput.py [--file PUZZLES] [--count 49158] [--first 1000]
         [--block 1000] [--repeats 3] [--rounds 3] [--keep DIR] [--baseline DIR]
+        [--overwrite]
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -135,24 +140,33 @@ def children_cpu() -> float:
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def harness_run(folder: Path, name: str, file: Path, block: int, root: Path = ROOT
-                ) -> tuple[float, float, float]:
+def harness_run(folder: Path, name: str, file: Path, block: int, root: Path = ROOT,
+                overwrite: bool = False) -> tuple[float, float, float]:
     """Wall seconds and CPU seconds (the command's processes, the worker's included) of
     ``cliffbench run`` of the one-ladder suite on ``file`` (no report) with the code of the
     checkout ``root``, and the worker's CPU seconds in its chunks (the sum of the rows'
     ``t_cpu``: the solver call and the columns it sends), every row checked to be solved and
-    verified."""
+    verified.
+
+    The sweep is a new one, in a results folder of its own (removed once read), as a user's
+    first run of a suite: its worker boots while the sweep is planned (bench/execute/early.py).
+    ``overwrite``: the run goes over the sweep of the same name in ``folder/results`` with
+    ``--overwrite``, as a user's rerun does, where the worker starts once the sweep is
+    planned (the old sweep is kept until the new one's plan stands)."""
     suite = folder / f"{name}.toml"
     suite.write_text(SUITE.format(name=name, block=block, file=file))
-    cmd = [sys.executable, "-m", "bench.cli", "run", str(suite), "--results",
-           str(folder / "results"), "--overwrite", "--no-figures"]
+    results = folder / "results" if overwrite else Path(tempfile.mkdtemp(dir=folder)) / "results"
+    cmd = [sys.executable, "-m", "bench.cli", "run", str(suite), "--results", str(results),
+           *(["--overwrite"] if overwrite else []), "--no-figures"]
     env = {**os.environ, "PYTHONPATH": str(root)}
     t, cpu = time.perf_counter(), children_cpu()
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, cwd=root, env=env)
     wall, cpu = time.perf_counter() - t, children_cpu() - cpu
     import bench
 
-    table = bench.load(folder / "results" / name)
+    table = bench.load(results / name)
+    if not overwrite:
+        shutil.rmtree(results.parent)
     if not ((table["status"] == "solved") & table["verified"].fillna(False)).all():
         raise SystemExit(f"{name}: a row is not solved and verified")
     return wall, cpu, float(table["t_cpu"].sum())
@@ -170,6 +184,8 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, default=None, help="keep the sweeps here")
     parser.add_argument("--baseline", type=Path, default=None,
                         help="another checkout of cliffbench, timed in the same rounds")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="each run over the last one's sweep (--overwrite), not a new one")
     args = parser.parse_args()
     if args.baseline is not None and not (args.baseline / "bench" / "cli.py").is_file():
         parser.error(f"--baseline {args.baseline}: not a checkout of cliffbench "
@@ -185,7 +201,10 @@ def main() -> None:
     os.sched_setaffinity(0, [cpus[0]])  # the core the sweep's one worker is pinned to
     rate = kernel_rate(lines, args.repeats)
     os.sched_setaffinity(0, cpus)
-    print(f"{what}: {len(lines)} puzzles; block {args.block}")
+    print(f"{what}: {len(lines)} puzzles; block {args.block}; "
+          + ("each run over the last one's sweep (--overwrite: the worker starts once the "
+             "sweep is planned)" if args.overwrite else
+             "each run a new sweep (its worker boots while the sweep is planned)"))
     print(f"batch kernel (batch9, one call, core {cpus[0]}): {rate:,.0f} puzzles/s (cpu, best "
           f"of {args.repeats})")
     trees = {"this checkout": ROOT, **({"baseline": args.baseline} if args.baseline else {})}
@@ -193,8 +212,9 @@ def main() -> None:
     for number in range(args.rounds):
         labels = list(trees)[number % len(trees):] + list(trees)[:number % len(trees)]
         for label in labels:  # each tree first in its turn
-            rounds[label].append((harness_run(folder, "first", first, args.block, trees[label]),
-                                  harness_run(folder, "all", full, args.block, trees[label])))
+            rounds[label].append(tuple(
+                harness_run(folder, name, file, args.block, trees[label], args.overwrite)
+                for name, file in (("first", first), ("all", full))))
     n = len(lines) - args.first
     times = {label: report(label, root, rounds[label], len(lines), args.first, rate)
              for label, root in trees.items()}

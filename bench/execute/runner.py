@@ -368,12 +368,16 @@ class Runner:
     def run(self, scheduler: LadderScheduler, sweep: str,
             on_row: Callable[[dict[str, Any]], None],
             on_note: Callable[[list[str]], None] | None = None,
-            on_chunk: Callable[[ChunkRows], None] | None = None) -> None:
+            on_chunk: Callable[[ChunkRows], None] | None = None,
+            on_idle: Callable[[], Any] | None = None) -> None:
         """Until the scheduler has nothing left: give out runs, watch them, report rows.
         ``on_note`` is told what the workers say they are doing before their runs start (a
         first run's compilation), sorted, each time that changes. ``on_chunk``, when given,
         takes the rows of a block's chunk at once, as columns (one journal write), else
-        ``on_row`` each."""
+        ``on_row`` each. ``on_idle`` is called, when given, each time this process would wait
+        with nothing from the workers to read, again while it says it did something and
+        nothing has come: a short piece of work that would otherwise be done after the sweep
+        (a chunk of the table converted: bench/table/ahead.py)."""
         notes: list[str] = []
 
         def emit(rows: list[tuple[Task, dict[str, Any]]]) -> None:
@@ -399,9 +403,15 @@ class Runner:
                     if scheduler.idle():
                         return
                     continue
-                stamp("wait<")
-                self._wait(busy)
-                stamp("wait>")
+                if not any(slot.messages for slot in busy):  # read, not handled: no wait
+                    if on_idle is not None and not self._readable(busy):
+                        stamp("idle<")
+                        while on_idle() and not self._readable(busy):
+                            pass
+                        stamp("idle>")
+                    stamp("wait<")
+                    self._wait(busy)
+                    stamp("wait>")
                 ended = self._ended(busy)
                 for slot in busy:  # a block sent ahead to a worker that was killed or died
                     ahead = slot.take_ahead()
@@ -489,6 +499,14 @@ class Runner:
                     messages, slot.block_messages = slot.block_messages, []
                     ended.append((slot, task, result, messages))
         return ended
+
+    @staticmethod
+    def _readable(busy: list[Slot]) -> bool:
+        """Whether a worker has written something not read yet (a look, no wait)."""
+        import select
+
+        fds = [s.rfd for s in busy if s.rfd >= 0]
+        return bool(fds) and bool(select.select(fds, [], [], 0)[0])
 
     @staticmethod
     def _wait(busy: list[Slot]) -> None:

@@ -40,6 +40,7 @@ from bench.plan.suite import (
     solver_configs,
     specs_named,
 )
+from bench.table.ahead import TableAhead
 from bench.table.journal import Journal
 from bench.table.store import (
     JOURNAL,
@@ -482,6 +483,8 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
         journal.append(row)
         bar.update(row)
 
+    ahead = TableAhead(journal)  # the table's chunks converted while the sweep runs
+
     def record_chunk(chunk: ChunkRows) -> None:
         journal.append_columns(chunk.same, chunk.varying, len(chunk.tasks), later=True)
         bar.update_many(chunk.column("status"), chunk.column("t_wall"))
@@ -493,13 +496,14 @@ def _run_locked(suite: Suite, tasks: list[Task], sweep: str, directory: Path, *,
             if executor == "dask":
                 bar.workers = runner.capacity()
             if executor == "local":
-                runner.run(order, sweep, record, bar.note, on_chunk=record_chunk)
+                runner.run(order, sweep, record, bar.note, on_chunk=record_chunk,
+                           on_idle=ahead.step)
             else:
                 runner.run(order, sweep, record, bar.note)
     finally:
         bar.close()
         journal.close()
-        compact(directory, journal, background=table_in_background)
+        compact(directory, journal, background=table_in_background, ahead=ahead)
         for writing in writes_pending():
             keep_lock_until(writing)
         if adaptive:

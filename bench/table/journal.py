@@ -212,6 +212,15 @@ class Journal:
             {name: values[0] for name, values in varying.items()} if size == 1 and not same
             else (same, varying, size) for same, varying, size in self._kept))
 
+    def kept_parts(self) -> list[tuple[dict[str, Any], dict[str, list[Any]], int]] | None:
+        """The parts this object keeps in memory, as it appended them (a run's row a part of
+        one row, not merged with its neighbours as :meth:`read_parts` merges them; not to be
+        changed); an empty list before the first line of a new journal; None where the rows
+        are read from the file (a journal begun by another, or grown past ``KEEP_ROWS``)."""
+        if self._kept is None and self._handle is None and not self.path.exists():
+            return []
+        return self._kept
+
     @staticmethod
     def columns_of(parts: Any) -> tuple[dict[str, list[Any]], int]:
         """Columns of (same, varying, size) parts in order."""
@@ -287,8 +296,12 @@ class Journal:
         """Append ``n`` rows given as columns (``same``: one value for all; ``varying``: a
         list of ``n`` each) as one chunk line, with one write and one fsync (``later``: the
         fsync in the background, see the module's docstring)."""
-        if n == 1:
-            self.append_many([{**same, **{name: values[0] for name, values in varying.items()}}])
+        if n == 1:  # a run's row in the file; kept as a part of one row (its ``same`` apart)
+            row = {**same, **{name: values[0] for name, values in varying.items()}}
+            clean = {k: _clean(v) for k, v in row.items()}
+            part = {"same": {k: clean[k] for k in same if k not in varying},
+                    "rows": {k: [clean[k]] for k in varying}}
+            self._write(line_bytes(clean), part, 1, _plain(clean.values()), later)
         elif n:
             chunk, kinds = _split_kinds(same, varying, n)
             self._write(line_bytes(chunk), chunk, n, kinds <= _PLAIN, later)

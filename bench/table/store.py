@@ -85,11 +85,13 @@ def _kinds(values: list[Any], na_type: type) -> set[type]:
 
 
 def compact(directory: str | Path, journal: Journal | None = None,
-            background: bool = False) -> Path:
+            background: bool = False, ahead: Any = None) -> Path:
     """Write ``runs.parquet`` from the journal (atomically: write then rename): straight from
     its parts to Arrow (:func:`write_parts`), or through :func:`to_frame` where a column's
     values do not convert exactly; the file reads back as ``to_frame`` of the columns.
-    ``journal``: the object that wrote it, whose parts may be in memory.
+    ``journal``: the object that wrote it, whose parts may be in memory; ``ahead``: its chunks'
+    varying columns converted while the sweep ran (bench/table/ahead.py's ``TableAhead``),
+    taken where each was converted with the table's column types.
 
     ``background``: return once the table is converted, its last row groups written and the
     file renamed into place by a thread (the next :func:`load` of the sweep takes the table
@@ -102,7 +104,7 @@ def compact(directory: str | Path, journal: Journal | None = None,
     target = directory / TABLE
     tmp = target.with_suffix(".parquet.tmp")
     _just_written.clear()
-    made = write_parts(parts, tmp, background)
+    made = write_parts(parts, tmp, background, ahead)
     if made is None:
         to_frame(Journal.columns_of(parts)[0]).to_parquet(tmp, index=False,
                                                           **PARQUET_COMPRESSION)
@@ -185,13 +187,15 @@ class GroupWriting:
 
 
 def write_parts(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], path: Path,
-                background: bool = False) -> tuple[Any, GroupWriting | None] | None:
+                background: bool = False, ahead: Any = None
+                ) -> tuple[Any, GroupWriting | None] | None:
     """Write the table of the journal's parts (``Journal.read_parts``) to ``path`` as
     Parquet, row group by row group (:data:`ROW_GROUP_ROWS` rows or so, whole parts each),
     and return it as Arrow with, where ``background`` and it has more than one row group, the
     :class:`GroupWriting` still writing its last ones (None: the file is complete); None,
     with nothing meant to be kept at ``path``, where a column does not convert exactly
-    (:func:`arrow_table`)."""
+    (:func:`arrow_table`). ``ahead``: a ``TableAhead``, whose converted chunks make a group's
+    table where each was converted with these column types (bench/table/ahead.py)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -200,7 +204,12 @@ def write_parts(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], p
         return None
     groups = row_groups(parts, ROW_GROUP_ROWS)
     schema = arrow_schema(dtypes)
-    first = arrow_table(groups[0], dtypes, schema)
+
+    def converted(index: int) -> Any:
+        made = None if ahead is None else ahead.table(groups[index], dtypes)
+        return made if made is not None else arrow_table(groups[index], dtypes, schema)
+
+    first = converted(0)
     if first is None:
         return None
     shared = [name for name in schema.names if name not in OWN_VALUE_COLUMNS]
@@ -211,8 +220,8 @@ def write_parts(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], p
     tables = [first]
     writing = GroupWriting(pq.ParquetWriter(path, schema, **options))
     writing.write(first)
-    for group in groups[1:]:
-        table = arrow_table(group, dtypes, schema)
+    for index in range(1, len(groups)):
+        table = converted(index)
         if table is None:
             writing.close()
             writing.wait()  # the writer's own error, if any, is raised here
@@ -297,7 +306,8 @@ def arrow_schema(dtypes: dict[str, str]) -> Any:
 def arrow_table(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]],
                 dtypes: dict[str, str], schema: Any) -> Any:
     """The Arrow table (of ``schema``) of the parts' rows, each column of its dtype; None
-    where a value does not convert to it exactly."""
+    where a value does not convert to it exactly. A part's varying column may be given
+    converted already (:func:`varying_arrays`: an Arrow array of the column's type)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -311,6 +321,8 @@ def arrow_table(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]],
                 if not _converts(values, dtype):
                     return None
                 pieces.append(pa.array(values, type=kind, memory_pool=pool))
+            elif isinstance(values, pa.Array):
+                pieces.append(values)
             elif values is None:
                 pieces.append(pa.nulls(size, kind, memory_pool=pool))
             elif type(values) not in _EXACT[dtype]:
@@ -325,6 +337,23 @@ def arrow_table(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]],
             return None  # a NaN: to_frame makes it a null
         arrays.append(array)
     return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def varying_arrays(part: tuple[dict[str, Any], dict[str, list[Any]], int],
+                   dtypes: dict[str, str]) -> dict[str, Any] | None:
+    """Each varying column of a part as the Arrow array :func:`arrow_table` makes of it with
+    these dtypes (a dtype for each); None where a value does not convert."""
+    import pyarrow as pa
+
+    pool = table_memory_pool()
+    arrays = {}
+    for name, values in part[1].items():
+        dtype = dtypes[name]
+        if not _converts(values, dtype):
+            return None
+        arrays[name] = pa.array(values, type=getattr(pa, ARROW_TYPES[dtype])(),
+                                memory_pool=pool)
+    return arrays
 
 
 def _runs(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], name: str

@@ -10,7 +10,8 @@ after the first block's preparation, to its last rows):
 - the worker: solving its chunks (the solver's batch call and the columns it makes), reading
   a block (the JSON line and the instances), sending the last rows of a block, waiting for its
   next block, the rest (between chunks);
-- the parent: making, checking and journaling the rows of the chunks, reading the worker's
+- the parent: making, checking and journaling the rows of the chunks, converting the table's
+  chunks ahead (bench/table/ahead.py, in what would be its waits), reading the worker's
   messages and giving out blocks, waiting (in ``select``).
 
 Whichever waits less paces the run: the parent's waiting is slack where the worker paces it, and
@@ -90,13 +91,15 @@ def main() -> None:
     waiting = spans(worker, "send>", "line", since, until)
     rows = spans(parent, "given", "recorded", since, until)
     idle = spans(parent, "wait<", "wait>", since, until)
+    ahead = spans(parent, "idle<", "idle>", since, until)
     print(f"{n} puzzles in {counted} blocks of {args.block} (the first left out): the run "
           f"{span * per:.1f} us a puzzle, from the worker's second block to its last rows")
     print(f"  worker: solving chunks {solving * per:.1f}, reading blocks {reading * per:.1f}, "
           f"sending last rows {sending * per:.1f}, waiting for a block {waiting * per:.1f}, "
           f"the rest {(span - solving - reading - sending - waiting) * per:.1f}")
-    print(f"  parent: rows (check, classify, journal) {rows * per:.1f}, reading messages and "
-          f"giving out blocks {(span - rows - idle) * per:.1f}, waiting {idle * per:.1f}")
+    print(f"  parent: rows (check, classify, journal) {rows * per:.1f}, converting the table "
+          f"ahead {ahead * per:.1f}, reading messages and giving out blocks "
+          f"{(span - rows - ahead - idle) * per:.1f}, waiting {idle * per:.1f}")
     pace = "the worker" if waiting < idle else "the parent"
     print(f"paced by {pace} (it waits less)")
 

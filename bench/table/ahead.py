@@ -33,7 +33,7 @@ class TableAhead:
 
     def __init__(self, journal: Journal):
         self.journal = journal
-        self.converted = 0  # the journal's parts converted so far (or left: see ``step``)
+        self.converted = 0  # the journal's parts converted so far
         #: what was made of each part not taken yet, by the ids of its two dicts (the part is
         #: held, so the ids are its own)
         self.made_of: dict[tuple[int, int], tuple[Part, dict[str, str] | None, Any]] = {}
@@ -62,8 +62,12 @@ class TableAhead:
         if part[2] == 1 and not part[0]:  # a run's row: the compaction merges it with others
             self._stop()
             return False
-        dtypes = store.table_dtypes([({}, part[1], part[2])])  # its varying columns' types
-        arrays = None if dtypes is None else store.varying_arrays(part, dtypes)
+        try:
+            dtypes = store.table_dtypes([({}, part[1], part[2])])  # its varying columns' types
+            arrays = None if dtypes is None else store.varying_arrays(part, dtypes)
+        except Exception:  # a value Arrow refuses: the compaction, which decides, meets it
+            self._stop()
+            return False
         made = None if arrays is None else {name: dtypes[name] for name in arrays}
         self.made_of[(id(part[0]), id(part[1]))] = (part, made, arrays)
         self.converted += 1

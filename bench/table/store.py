@@ -320,7 +320,10 @@ def arrow_table(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]],
             if type(values) is list:
                 if not _converts(values, dtype):
                     return None
-                pieces.append(pa.array(values, type=kind, memory_pool=pool))
+                try:
+                    pieces.append(pa.array(values, type=kind, memory_pool=pool))
+                except (pa.ArrowInvalid, OverflowError):  # an integer past 64 bits
+                    return None
             elif isinstance(values, pa.Array):
                 pieces.append(values)
             elif values is None:
@@ -351,8 +354,11 @@ def varying_arrays(part: tuple[dict[str, Any], dict[str, list[Any]], int],
         dtype = dtypes[name]
         if not _converts(values, dtype):
             return None
-        arrays[name] = pa.array(values, type=getattr(pa, ARROW_TYPES[dtype])(),
-                                memory_pool=pool)
+        try:
+            arrays[name] = pa.array(values, type=getattr(pa, ARROW_TYPES[dtype])(),
+                                    memory_pool=pool)
+        except (pa.ArrowInvalid, OverflowError):  # an integer past 64 bits
+            return None
     return arrays
 
 

@@ -173,3 +173,34 @@ def test_a_block_sweep_converts_its_table_while_it_runs(tmp_path, monkeypatch):
     assert len(table) == 18 and table["verified"].all()
     pd.testing.assert_frame_equal(
         table, store.to_frame(Journal(folder / "journal.jsonl").read()))
+
+
+def test_a_value_arrow_refuses_is_left_to_the_compaction(tmp_path):
+    """An integer past 64 bits in a chunk: its columns are not converted ahead, and the
+    compaction (which could not convert it either, before: it raised) makes the table through
+    ``to_frame``."""
+    journal = Journal(tmp_path / "journal.jsonl")
+    ahead = TableAhead(journal)
+    ahead.ready = True
+    _chunk(journal, 0)
+    journal.append_columns({"solver": "x"}, {"key": ["big0", "big1"],
+                                             "work_nodes": [2**70, 1]}, 2)
+    assert ahead.step() and ahead.step() and not ahead.off
+    assert [made[2] is None for made in ahead.made_of.values()] == [False, True]
+    journal.close()
+    expected = store.to_frame(journal.read())
+    store.compact(tmp_path, journal, ahead=ahead)
+    pd.testing.assert_frame_equal(store.load(tmp_path), expected)
+
+
+def test_a_conversion_that_fails_stops_the_conversion_not_the_sweep(tmp_path, monkeypatch):
+    journal = Journal(tmp_path / "journal.jsonl")
+    ahead = TableAhead(journal)
+    ahead.ready = True
+    _chunk(journal, 0)
+
+    def failing(part, dtypes):
+        raise MemoryError("no memory for the arrays")
+
+    monkeypatch.setattr(store, "varying_arrays", failing)
+    assert not ahead.step() and ahead.off and ahead.made_of == {}

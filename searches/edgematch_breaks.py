@@ -317,11 +317,21 @@ def frame_impossible(instance: Instance, tables: Tables, incumbent: np.ndarray |
 
 def board_breaks(instance: Instance, board: np.ndarray) -> int:
     """Mismatched joins of a full board of oriented pieces."""
+    across, down = broken_joins(instance, board)
+    return int(across.sum() + down.sum())
+
+
+def broken_joins(instance: Instance, board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The mismatched joins between two placed cells of a board of oriented pieces (-1 = an
+    empty cell), as masks: ``across`` (rows x cols-1, a cell and its east neighbour) and
+    ``down`` (rows-1 x cols, a cell and its south neighbour)."""
     colours = oriented_colours(instance)
-    grid = colours[board].reshape(instance.rows, instance.cols, 4)
-    across = (grid[:, :-1, 1] != grid[:, 1:, 3]).sum()
-    down = (grid[:-1, :, 2] != grid[1:, :, 0]).sum()
-    return int(across + down)
+    cells = board.reshape(instance.rows, instance.cols)
+    held = cells >= 0
+    grid = colours[np.where(held, cells, 0)]
+    across = held[:, :-1] & held[:, 1:] & (grid[:, :-1, 1] != grid[:, 1:, 3])
+    down = held[:-1] & held[1:] & (grid[:-1, :, 2] != grid[1:, :, 0])
+    return across, down
 
 
 # --- the search state and its driver ----------------------------------------------------------

@@ -331,12 +331,7 @@ def unpin_broken(instance: Instance, pinned: np.ndarray) -> np.ndarray:
     fixed = pinned.copy()
     for h in instance.hints:
         fixed[h.row * cols + h.col] = 4 * h.piece + h.rot
-    grid = fixed.reshape(rows, cols)
-    held = grid >= 0
-    colours = oriented_colours(instance)
-    side = np.where(held, grid, 0)
-    east = held[:, :-1] & held[:, 1:] & (colours[side[:, :-1], 1] != colours[side[:, 1:], 3])
-    south = held[:-1] & held[1:] & (colours[side[:-1], 2] != colours[side[1:], 0])
+    east, south = edgematch_breaks.broken_joins(instance, fixed)
     freed = np.zeros((rows, cols), dtype=bool)
     freed[:, :-1] |= east
     freed[:, 1:] |= east

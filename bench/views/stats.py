@@ -227,6 +227,16 @@ def _order(table: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     return ordered.drop(columns="_p").reset_index(drop=True)
 
 
+def _rows_where(data: pd.DataFrame, mask: pd.Series) -> pd.DataFrame:
+    """The rows of ``data`` where ``mask`` is true (NA is not): ``data`` itself where that is
+    every row, and no row taken where it is none (selecting rows takes every column's values,
+    dozens of columns of tens of thousands of runs for a block sweep's table)."""
+    keep = mask.fillna(False).to_numpy(dtype=bool)
+    if keep.all():
+        return data
+    return data.iloc[:0] if not keep.any() else data[keep]
+
+
 def _penalised(df: pd.DataFrame) -> pd.Series:
     """Each run's PAR-2 term: its wall time if it succeeded, twice its budget otherwise."""
     return df["t_wall"].where(df["_ok"], 2.0 * df["budget_s"])
@@ -467,7 +477,7 @@ def _vbs_instances(data: pd.DataFrame) -> pd.DataFrame:
     instance id is run once (a throughput block's runs), each row is its own instance's best
     and is taken as it is, with no grouping.
     """
-    data = data[data["instance_id"].notna()]
+    data = _rows_where(data, data["instance_id"].notna())
     if data.empty:
         return pd.DataFrame(columns=_VBS_INSTANCE_COLUMNS)
     keys = [*_RUNG_KEYS, "instance_id"]
@@ -724,7 +734,7 @@ def disagreements(df: pd.DataFrame) -> pd.DataFrame:
 
 def _disagreements(data: pd.DataFrame) -> pd.DataFrame:
     """:func:`disagreements` on a normalised frame."""
-    data = data[data["instance_id"].notna()]
+    data = _rows_where(data, data["instance_id"].notna())
     if data.empty or not data.duplicated(_INSTANCE).any():  # one run an instance: no contest
         return _empty(DISAGREEMENT_COLUMNS)
     tables = [_kind_table(data, kind, says) for kind, says in _statements(data).items()]
@@ -745,7 +755,7 @@ def wrong_answers(df: pd.DataFrame) -> pd.DataFrame:
 
 def _wrong_answers(data: pd.DataFrame) -> pd.DataFrame:
     """:func:`wrong_answers` on a normalised frame."""
-    wrong = data[data["status"].eq("wrong").fillna(False).to_numpy(dtype=bool)]
+    wrong = _rows_where(data, data["status"].eq("wrong"))
     if wrong.empty:
         return _empty(WRONG_COLUMNS)
     ordered = _order(wrong[WRONG_COLUMNS + ["rung_index"]],

@@ -300,6 +300,24 @@ def test_wrong_answers(ladder):
     assert (w.iloc[0]["claimed"], w.iloc[0]["verdict"]) == ("solved", "piece 3 used twice")
 
 
+def test_rows_where_keeps_the_frame_or_takes_the_rows():
+    from bench.views.stats import _rows_where
+
+    frame = pd.DataFrame({"status": pd.array(["solved", "wrong", None], dtype="string"),
+                          "t": [1.0, 2.0, 3.0]})
+    assert _rows_where(frame, frame["status"].notna().astype(bool) | True) is frame
+    none = _rows_where(frame, frame["status"].eq("timeout"))
+    assert none.empty and list(none.columns) == ["status", "t"]
+    some = _rows_where(frame, frame["status"].eq("wrong"))  # NA is not a match
+    assert some["t"].tolist() == [2.0]
+
+
+def test_wrong_answers_of_a_ladder_without_one(ladder):
+    right = ladder[ladder["status"] != "wrong"]
+    assert wrong_answers(right).empty
+    assert list(wrong_answers(right).columns) == WRONG_COLUMNS
+
+
 # --------------------------------------------------------------------------------------------
 # pseudo-ladders and robustness
 

@@ -25,7 +25,7 @@ from bench.execute.blocks import ChunkRows
 from bench.execute.early import workers_started_early
 from bench.execute.lock import keep_lock_until, sweep_lock
 from bench.execute.runner import LadderScheduler, Runner, available_cpus
-from bench.plan.registry import load_named, load_solvers
+from bench.plan.registry import RegistryError, load_for_names, load_named
 from bench.plan.specs import InstanceRef
 from bench.plan.suite import (
     MAX_REPEATS,
@@ -75,7 +75,6 @@ def _prepare(suite_name: str, timeout: float | None, mem: int | None, repeats: i
              ) -> tuple[Suite, list[Task]]:
     """:func:`prepare_sweep` once its overrides are checked."""
     suite = load_suite(suite_name, data_dir)
-    registry = load_solvers([*plugins, *suite.plugins])
     if timeout is not None:
         suite.timeout = timeout
     if mem is not None:
@@ -91,6 +90,11 @@ def _prepare(suite_name: str, timeout: float | None, mem: int | None, repeats: i
         raise SuiteError(f"{suite.path}: no solver to run (give [[solver]] or --solvers)")
     families = {ref.family for ladder in suite.ladders for rung in ladder.rungs
                 for ref in rung.refs}
+    try:
+        registry = load_for_names([e["name"] for e in entries], [*plugins, *suite.plugins],
+                                  families)
+    except RegistryError as exc:  # a name that means no solver: name the suite file
+        raise SuiteError(f"{suite.path}: {exc}") from None
     try:
         configs = solver_configs(entries, registry, params, families)
     except ParamError as exc:  # a [[solver]] table's params (or --param): name the suite file

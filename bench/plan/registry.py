@@ -244,6 +244,27 @@ def load_named(name: str, plugins: list[str] | tuple[str, ...] = ()) -> dict[str
     return {key: load_solver(key, plugins) for key in keys}
 
 
+def load_for_names(names: list[str], plugins: list[str] | tuple[str, ...] = (),
+                   families: set[str] | None = None) -> dict[str, SolverSpec]:
+    """The solvers a suite's names mean, as a registry of just those, each declaring module
+    imported and no other (a sweep's parent imports what it runs, not every engine): a
+    name's solvers of ``families`` where it has some there, else all of its (the suite's
+    resolution then says which families the name is for). A name that means no solver is a
+    RegistryError naming close names, as :func:`load_named`'s."""
+    load_plugins(plugins)
+    known = {*solver_index(), *REGISTRY}
+    chosen: dict[str, SolverSpec] = {}
+    for name in names:
+        keys = solver_keys(name, known)
+        if not keys:
+            raise RegistryError(unknown_solver(name, all_names(plugins)))
+        if families is not None:
+            keys = [key for key in keys if key.split("/", 1)[0] in families] or keys
+        for key in keys:
+            chosen[key] = load_solver(key, plugins)
+    return chosen
+
+
 def all_names(plugins: list[str] | tuple[str, ...] = ()) -> list[str]:
     """Every solver name (without family), installed or from plugin files."""
     load_plugins(plugins)

@@ -8,6 +8,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from bench.plan import registry
 
 from helpers import ROOT, sudoku_ladder_suite
@@ -60,6 +62,28 @@ def test_one_solver_imports_its_module_only(tmp_path):
                      "spec = load_solver('sudoku/norvig')\n"
                      "assert spec.module == 'searches.sudoku_norvig'\n" + IMPORTED, str(tmp_path))
     assert json.loads(out) == ["searches.sudoku_norvig"]
+
+
+def test_a_sweep_plan_imports_the_modules_of_its_solvers_only(tmp_path):
+    build_index(tmp_path)
+    suite = tmp_path / "s.toml"
+    suite.write_text(sudoku_ladder_suite("s", [1, 2], [30], solver="norvig"))
+    out = run_python("from bench.execute.sweep import prepare_sweep\n"
+                     f"suite, tasks = prepare_sweep({str(suite)!r})\n"
+                     "assert len(tasks) == 2\n" + IMPORTED, str(tmp_path))
+    assert [m for m in json.loads(out) if m.split(".")[0] in ("searches", "encoders")] \
+        == ["searches.sudoku_norvig"]
+
+
+def test_a_suite_naming_no_solver_is_told_close_names(tmp_path):
+    from bench.execute.sweep import prepare_sweep
+    from bench.plan.suite import SuiteError
+
+    suite = tmp_path / "s.toml"
+    suite.write_text(sudoku_ladder_suite("s", [1], [30], solver="norvgi"))
+    with pytest.raises(SuiteError, match=rf"{suite}: unknown solver 'norvgi' \(did you mean "
+                                          "'norvig'"):
+        prepare_sweep(str(suite))
 
 
 def test_an_edit_changes_the_fingerprint(tmp_path):

@@ -76,7 +76,8 @@ def main() -> None:
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                    env={**os.environ, "CLIFFBENCH_TIMELINE": str(stamps)})
     worker, parent = read_stamps(stamps, "worker"), read_stamps(stamps, "parent")
-    blocks = [clock for clock, event in worker if event == "line"]
+    blocks = [clock for (clock, event), (_, then) in zip(worker, worker[1:], strict=False)
+              if event == "line" and then == "instances"]  # not the solvers prepared ahead
     ends = [clock for clock, event in worker if event == "send>"]
     if len(blocks) < 3 or not ends:
         raise SystemExit("too few blocks stamped: give a larger --count or a smaller --block")

@@ -14,6 +14,14 @@ is not the local one, where the sweep's folder exists and the command does not r
 is to be overwritten, or the command is refused), or where another cliffbench holds the
 sweep. If planning then fails, the workers are stopped and the folders, lock file included,
 that the start made are removed: a bad suite still leaves nothing behind.
+
+Booted, a worker would wait for its first run and only then prepare its solver (load its
+compiled kernels: a good part of a second for a numba solver). It is told at once what the sweep
+will run first instead (:func:`first_solvers`: the suite's solvers, in the families of its
+ladders, in order, told from the suite file and the solver index without reading an instance),
+and prepares those whose compiled code is cached while the parent plans, until its first run
+comes (bench/execute/worker.py ``Worker.prepare_ahead``); each one's seconds are still its first
+run's ``t_prepare``.
 """
 
 from __future__ import annotations
@@ -26,7 +34,7 @@ from pathlib import Path
 
 from bench.execute.lock import sweep_lock
 from bench.execute.runner import Runner, RunnerError, available_cpus
-from bench.plan.suite import SuiteError, suite_head
+from bench.plan.suite import SuiteError, suite_first_runs, suite_head
 
 
 @dataclass
@@ -43,7 +51,8 @@ class EarlyStart:
 @contextlib.contextmanager
 def workers_started_early(suite_name: str, *, jobs: int | None, plugins: list[str],
                           results: Path, name: str | None, resume: bool,
-                          executor: str) -> Iterator[EarlyStart | None]:
+                          executor: str, solvers: list[str] | None = None,
+                          data_dir: str | Path | None = None) -> Iterator[EarlyStart | None]:
     """Within: the sweep's workers booting (its lock held), or None where nothing starts early
     (see the module's docstring). They are stopped on leaving (at a clean end the runner's
     ``run`` has stopped them), and where the sweep has not begun (its planning failed) what
@@ -67,6 +76,10 @@ def workers_started_early(suite_name: str, *, jobs: int | None, plugins: list[st
         _remove(made, lock_file if made_lock else None)
         yield None
         return
+    first = first_solvers(suite_name, solvers, plugins, data_dir)
+    for slot in runner.slots if first else ():
+        with contextlib.suppress(OSError):  # a worker that died is noticed when given a run
+            slot.send({"op": "prepare", "solvers": first})
     early = EarlyStart(runner, sweep)
     try:
         with stack:
@@ -75,6 +88,27 @@ def workers_started_early(suite_name: str, *, jobs: int | None, plugins: list[st
         runner.stop()  # at a clean end, the runner's run has stopped them already
         if not early.begun:  # planning failed (a clean end always begins the sweep)
             _remove(made, lock_file if made_lock else None)
+
+
+def first_solvers(suite_name: str, solvers: list[str] | None, plugins: list[str],
+                  data_dir: str | Path | None) -> list[str]:
+    """The solvers (``family/name``) a sweep of the suite will run first, in order: each of
+    its ladders' families (:func:`bench.plan.suite.suite_first_runs`), the suite's solver
+    names (or ``solvers``, the command line's) in that family; nothing where the suite or a
+    plugin does not read (the sweep's planning then says what is wrong)."""
+    from bench.api import REGISTRY, solver_keys
+    from bench.plan.registry import load_plugins, solver_index
+
+    try:
+        names, families = suite_first_runs(suite_name, data_dir)
+        head = suite_head(suite_name)
+        load_plugins([*plugins, *head.plugins])
+        known = {*solver_index(), *REGISTRY}
+    except Exception:  # noqa: BLE001 - a hint only: planning reports the error
+        return []
+    names = list(solvers) if solvers else names
+    return list(dict.fromkeys(key for family in families for name in names
+                              for key in solver_keys(name, known, family)))
 
 
 def _plan_start(suite_name: str, jobs: int | None, plugins: list[str], results: Path,

@@ -376,7 +376,8 @@ def run_sweep(suite_name: str, *, solvers: list[str] | None = None,
     jobs = checked_override("jobs", jobs, int)
     with workers_started_early(suite_name, jobs=jobs, plugins=list(plugins),
                                results=Path(results), name=name, resume=resume,
-                               executor=executor) as early:
+                               executor=executor, solvers=solvers,
+                               data_dir=data_dir) as early:
         suite, tasks = prepare_sweep(suite_name, solvers=solvers, timeout=timeout, mem=mem,
                                      repeats=repeats, params=params, data_dir=data_dir,
                                      plugins=plugins)

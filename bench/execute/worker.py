@@ -3,7 +3,10 @@
 Started by the runner in a session of its own (so the watchdog can kill its whole process group,
 children included), pinned to its cores, and reused across runs: a solver's module is imported
 (``bench.plan.registry.load_solver``: that module only) and its ``prepare()`` run (numba
-compilation, loading tables) once per worker, on the first run of that solver. It talks over two
+compilation, loading tables) once per worker, on the first run of that solver, or before it where
+a worker started while its sweep is planned is told what the sweep will run first (``{"op":
+"prepare", "solvers": [...]}``: those whose compiled code is cached are loaded then, until a run
+comes; ``Worker.prepare_ahead``). It talks over two
 pipes, one JSON object per line, never over stdout/stderr (a solver may print anything there).
 
 Compilation happens once per machine, not once per worker: ``prepare()`` runs under an
@@ -32,6 +35,7 @@ import hashlib
 import json
 import os
 import resource
+import select
 import signal
 import sys
 import tempfile
@@ -231,8 +235,7 @@ def prepare_once(spec: Any, notify: Notify) -> float:
 
     start = time.perf_counter()
     key = prepare_key(spec)
-    folder = prepare_folder()
-    base = stamp_base(folder, key, cache_place(spec)) if folder is not None else None
+    base = _stamp_base(spec)
     stamp_path = base.with_suffix(".json") if base is not None else None
     first = stamp_path is None or not stamp_is_current(read_stamp(stamp_path), key)
     if first:
@@ -244,6 +247,22 @@ def prepare_once(spec: Any, notify: Notify) -> float:
             with contextlib.suppress(OSError):
                 write_stamp(stamp_path, key, list(compiled_since(before)))
     return time.perf_counter() - start
+
+
+def _stamp_base(spec: Any) -> Path | None:
+    """The stem of ``spec``'s prepare lock and stamp (:func:`stamp_base`), None where there is
+    no folder for them."""
+    folder = prepare_folder()
+    return stamp_base(folder, prepare_key(spec), cache_place(spec)) if folder is not None \
+        else None
+
+
+def prepare_loads(spec: Any) -> bool:
+    """Whether ``spec.prepare()`` would load what an earlier one compiled on this machine (its
+    stamp is current: :func:`stamp_is_current`) rather than compile."""
+    base = _stamp_base(spec)
+    return base is not None and stamp_is_current(read_stamp(base.with_suffix(".json")),
+                                                 prepare_key(spec))
 
 
 class Worker:
@@ -259,6 +278,7 @@ class Worker:
         self.cores = cores
         self.specs: dict[str, Any] = {}
         self.prepared: set[str] = set()
+        self.prepared_ahead: dict[str, float] = {}  # seconds, for each one's first run's row
         self.chunk_sizes: dict[str, int] = {}  # per solver: the next block's first chunk
 
     def solver(self, key: str) -> Any:
@@ -270,13 +290,35 @@ class Worker:
         return self.specs[key]
 
     def prepare(self, spec: Any, notify: Notify) -> float:
-        """``prepare()`` once per worker and solver (see :func:`prepare_once`); its seconds,
-        0 when already done or there is none."""
+        """``prepare()`` once per worker and solver (see :func:`prepare_once`); its seconds:
+        those of the preparation, at the solver's first run (or, once, where it was prepared
+        ahead: :meth:`prepare_ahead`), else 0."""
         if spec.key in self.prepared:
-            return 0.0
+            return self.prepared_ahead.pop(spec.key, 0.0)
         seconds = prepare_once(spec, notify) if spec.prepare is not None else 0.0
         self.prepared.add(spec.key)
         return seconds
+
+    def prepare_ahead(self, keys: list[str], pending: Callable[[], bool]) -> None:
+        """Prepare the solvers ``keys`` before a run asks for them (a worker started while its
+        sweep is planned: bench/execute/early.py), in order, until ``pending()`` says a
+        message waits: each whose preparation loads what an earlier one compiled on this
+        machine (:func:`prepare_loads`); a first compilation is left to the solver's first
+        run, which tells the parent it compiles. A solver that does not load, or whose
+        ``prepare()`` fails, is left to its first run (which then says why). The seconds
+        are its first run's ``t_prepare``."""
+        for key in keys:
+            if pending():
+                return
+            try:
+                spec = self.solver(key)
+                if spec.key in self.prepared or spec.prepare is None or not prepare_loads(spec):
+                    continue
+                seconds = prepare_once(spec, lambda message: None)
+            except Exception:  # noqa: BLE001 - the first run prepares again and reports it
+                continue
+            self.prepared.add(spec.key)
+            self.prepared_ahead[spec.key] = seconds
 
     def run(self, task: dict[str, Any], send: Notify) -> dict[str, Any]:
         spec = self.solver(task["solver"])
@@ -403,6 +445,12 @@ class Worker:
         return described.chunk_columns(columns, wall, cpu)
 
 
+def readable(inbox: Any) -> bool:
+    """Whether the parent has written a line this worker has not read (a look at the pipe, no
+    wait; a line its reader holds already is not seen)."""
+    return bool(select.select([inbox], [], [], 0)[0])
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.execute.worker")
     parser.add_argument("--read-fd", type=int, required=True)
@@ -439,6 +487,10 @@ def main(argv: list[str] | None = None) -> None:
         message = wire.decode(line)
         if message.get("op") == "exit":
             break
+        if message.get("op") == "prepare":  # what the sweep will run first, while it is planned
+            worker.prepare_ahead(message.get("solvers", []), lambda: readable(inbox))
+            stamp("prepared")
+            continue
         try:
             if "block" in message["task"]:
                 worker.run_block(message["task"], send)

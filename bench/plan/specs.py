@@ -172,6 +172,42 @@ def read_refs(path: Path, index: range | None) -> list[InstanceRef]:
 
 def resolve(spec: str, data_dir: str | Path | None = None) -> list[InstanceRef]:
     """Every instance a spec names, in a stable order."""
+    target = _target(spec, data_dir)
+    if target.generator is not None:
+        family, name, args = target.generator
+        grid = parse_args(args, target.spec)
+        names = list(grid)
+        combos = itertools.product(*(grid[k] for k in names))
+        return [generate(family, name, dict(zip(names, c, strict=True)), target.spec)
+                for c in combos]
+    return [ref for p in target.paths for ref in read_refs(Path(p), target.index)]
+
+
+def spec_family(spec: str, data_dir: str | Path | None = None) -> str | None:
+    """The family of the instances a spec names, told without making or reading them (a
+    generator's family, or the family that reads its first file, by suffix and sniff); None
+    where the spec names none (:func:`resolve` says why)."""
+    try:
+        target = _target(spec, data_dir)
+        return target.generator[0] if target.generator is not None \
+            else family_of_file(Path(target.paths[0]))
+    except InstanceError:
+        return None
+
+
+@dataclass
+class _Target:
+    """What a spec names: a generator's (family, name, arguments), or files (the instances
+    ``index`` of each, all where None); ``spec`` with ``{data_dir}`` replaced."""
+
+    spec: str
+    generator: tuple[str, str, str] | None = None
+    paths: list[str] | None = None
+    index: range | None = None
+
+
+def _target(spec: str, data_dir: str | Path | None) -> _Target:
+    """What ``spec`` names (:class:`_Target`); an InstanceError where it names nothing."""
     if "{data_dir}" in spec:
         if data_dir is None:
             data_dir = default_data_dir()
@@ -182,12 +218,8 @@ def resolve(spec: str, data_dir: str | Path | None = None) -> list[InstanceRef]:
         spec = spec.replace("{data_dir}", str(data_dir))
     m = GENERATOR_SPEC.fullmatch(spec)
     if m and m.group("family") in instances.family_names() and not _exists(spec):
-        grid = parse_args(m.group("args") or "", spec)
-        names = list(grid)
-        combos = itertools.product(*(grid[k] for k in names))
-        return [generate(m.group("family"), m.group("gen"), dict(zip(names, c, strict=True)), spec)
-                for c in combos]
-    index = None
+        return _Target(spec, generator=(m.group("family"), m.group("gen"), m.group("args") or ""))
+    given, index = spec, None
     m_index = FILE_INDEX.fullmatch(spec)
     if m_index and not _exists(spec):
         first = int(m_index.group("n"))
@@ -205,7 +237,7 @@ def resolve(spec: str, data_dir: str | Path | None = None) -> list[InstanceRef]:
         what = "is a folder, not a file" if _exists(spec, Path.is_dir) else \
             "no such file or generator"
         raise InstanceError(f"instance spec {spec!r}: {what}")
-    return [ref for p in paths for ref in read_refs(Path(p), index)]
+    return _Target(given, paths=paths, index=index)
 
 
 def _exists(text: str, test: Any = Path.exists) -> bool:

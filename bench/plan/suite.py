@@ -59,7 +59,7 @@ from typing import Any
 
 from bench.api import ParamError, SolverSpec, solver_keys, unknown_solver
 from bench.names import did_you_mean
-from bench.plan.specs import InstanceRef, resolve
+from bench.plan.specs import InstanceRef, resolve, spec_family
 from instances.common import InstanceError, content_hash
 
 SUITES_DIR = Path(__file__).parent / "suites"
@@ -400,6 +400,33 @@ def _scalars(given: Any, where: str) -> None:
     """Values that go into a generator spec: numbers, strings or booleans."""
     if not all(isinstance(v, (str, int, float)) for v in given):
         raise SuiteError(f"{where} holds numbers, strings or booleans only")
+
+
+def suite_first_runs(name_or_path: str, data_dir: str | Path | None = None
+                     ) -> tuple[list[str], list[str]]:
+    """The names of a suite's [[solver]] entries and the families of its ladders (then of its
+    loose instances), in order, each told from its first instance spec (a generator's
+    family, or the family of its first file by suffix and sniff) without making or reading an
+    instance: what the suite's first runs will be, for the workers started before it is
+    planned to prepare (bench/execute/early.py). A family not told is left out; a SuiteError
+    where the file does not read."""
+    path = find_suite(name_or_path)
+    _, raw = _read_suite(path)
+    names = [str(entry["name"]) for entry in _solver_entries(raw.get("solver", []), path)]
+    first_specs = []
+    for entry in raw.get("ladder", []) if isinstance(raw.get("ladder"), list) else []:
+        if not isinstance(entry, dict):
+            continue
+        if isinstance(entry.get("generator"), str):
+            first_specs.append(entry["generator"])
+        elif isinstance(entry.get("rungs"), list) and entry["rungs"] \
+                and isinstance(entry["rungs"][0], dict):
+            first_specs.extend(entry["rungs"][0].get("instances", [])[:1])
+    loose = raw.get("instances")
+    if isinstance(loose, list):
+        first_specs.extend(loose[:1])
+    families = [spec_family(spec, data_dir) for spec in first_specs if isinstance(spec, str)]
+    return names, list(dict.fromkeys(f for f in families if f is not None))
 
 
 def _ladder(entry: dict[str, Any], i: int, path: Path, data_dir: str | Path | None) -> Ladder:

@@ -54,7 +54,9 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "t_cpu": ("Float64", "CPU seconds of the run's processes: with a control group (`limits_by` "
                          "cgroup-v1/v2) every member's, from the group's counter; else the "
                          "worker's and its waited-for children's"),
-    "t_prepare": ("Float64", "seconds of prepare() paid by this run (0 when already paid)"),
+    "t_prepare": ("Float64", "seconds of prepare() paid by this run, its worker's first of "
+                             "that solver, whether prepared at the run or while the sweep was "
+                             "planned (0 when already paid)"),
     "t_encode": ("Float64", "seconds building a model, when the solver reports it"),
     "t_solve": ("Float64", "seconds solving the model, when the solver reports it"),
     "peak_rss_mb": ("Float64", "peak resident memory of the worker tree during the run, MB"),

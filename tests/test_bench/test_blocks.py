@@ -822,8 +822,8 @@ def test_the_table_just_written_loads_as_the_file_reads(tmp_path):
 def test_a_block_sweep_stamps_its_pipeline_where_asked(tmp_path):
     """With ``CLIFFBENCH_TIMELINE`` set, the parent and the worker of a block sweep each leave
     their stamps (bench/execute/timeline.py) in order on one clock (the worker: each line it
-    reads, then per block its instances, chunks and last rows sent); unset, none are
-    written."""
+    reads, then per block its instances, chunks and last rows sent; first, started while the
+    sweep is planned, the solvers it prepared ahead); unset, none are written."""
     import os
     import subprocess
     import sys
@@ -842,9 +842,9 @@ def test_a_block_sweep_stamps_its_pipeline_where_asked(tmp_path):
     events = {role: [line.split(" ", 1) for line in path[0].read_text().splitlines()]
               for role, path in (("parent", parent), ("worker", worker))}
     names = [name for _, name in events["worker"]]
-    assert names[:4] == ["line", "instances", "chunk<", "chunk>"]
+    assert names[:6] == ["line", "prepared", "line", "instances", "chunk<", "chunk>"]
     assert names[-2:] == ["send>", "line"]  # the last line read says exit
-    assert names.count("send>") == names.count("line") - 1 >= 2
+    assert names.count("send>") == names.count("line") - 2 >= 2  # not the prepare's, exit's
     assert {"wait<", "wait>", "given", "recorded"} <= {name for _, name in events["parent"]}
     clocks = [float(clock) for role in events.values() for clock, _ in role]
     assert max(clocks) - min(clocks) < 300

@@ -11,9 +11,11 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 import bench
@@ -314,6 +316,85 @@ def test_two_workers_of_a_sweep_compile_a_solver_once(tmp_path, prepared, monkey
     assert [what for what, _, _ in log] == ["start", "miss", "start", "hit"]
     assert len({pid for _, pid, _ in log}) == 2
     assert len(bench.load(folder)) == 4
+
+
+def test_a_worker_started_early_loads_a_compiled_solver_while_the_sweep_is_planned(
+        tmp_path, prepared, monkeypatch):
+    """The first sweep compiles at its first run (nothing is prepared ahead of a first
+    compilation); the next one's early worker loads the cache while the sweep is still
+    planned (here: planning held for a second), and the first run's row still carries the
+    seconds it took."""
+    from bench.execute import sweep as sweep_module
+
+    suite = tmp_path / "suite.toml"
+    planned_at: list[float] = []
+    plan = sweep_module.prepare_sweep
+
+    def slow_plan(*args, **kwargs):
+        made = plan(*args, **kwargs)
+        time.sleep(1.0)
+        planned_at.append(time.time())
+        return made
+
+    monkeypatch.setattr(sweep_module, "prepare_sweep", slow_plan)
+    monkeypatch.setenv("PREPARE_SLEEP", "0.2")
+
+    def sweep(name: str) -> pd.DataFrame:
+        suite.write_text(NOOP_SUITE.format(name=name, solver=prepared.name, delay=0, count=2))
+        folder = bench.run(str(suite), plugins=(str(prepared.plugin),),
+                           results=tmp_path / "r", jobs=1, progress=False)
+        return bench.load(folder)
+
+    first = sweep("first")
+    log = prepare_log(tmp_path)
+    assert [what for what, _, _ in log] == ["start", "miss"]
+    assert log[0][2] > planned_at[0]  # compiled at the first run, after planning
+    second = sweep("second")
+    log = prepare_log(tmp_path)
+    assert [what for what, _, _ in log] == ["start", "miss", "start", "hit"]
+    assert log[3][2] < planned_at[1]  # loaded while the sweep was planned
+    for rows in (first, second):
+        times = rows["t_prepare"].tolist()
+        assert sorted(times)[-1] >= 0.2 and sorted(times)[0] == 0.0  # the first run's only
+
+
+def test_the_first_solvers_of_a_suite_are_told_from_its_file(tmp_path):
+    from bench.execute.early import first_solvers
+    from bench.plan.suite import suite_first_runs
+
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text("\n".join(["." * 81] * 3) + "\n")
+    suite = tmp_path / "s.toml"
+    suite.write_text('name = "s"\n[[solver]]\nname = "norvig"\n[[solver]]\nname = "cpsat"\n'
+                     '[[ladder]]\nname = "files"\nrungs = [ { label = "a", instances = '
+                     f'["{puzzles}:1..2"] }} ]\n'
+                     '[[ladder]]\nname = "boards"\ngenerator = "edgematch/planted"\n'
+                     'vary = "n"\nvalues = [4]\n')
+    assert suite_first_runs(str(suite)) == (["norvig", "cpsat"], ["sudoku", "edgematch"])
+    assert first_solvers(str(suite), None, [], None) == \
+        ["sudoku/norvig", "sudoku/cpsat", "edgematch/cpsat"]
+    assert first_solvers(str(suite), ["cpsat"], [], None) == ["sudoku/cpsat", "edgematch/cpsat"]
+    assert first_solvers(str(tmp_path / "missing.toml"), None, [], None) == []
+
+
+def test_preparing_ahead_stops_when_a_run_comes_and_skips_what_does_not_load(
+        tmp_path, prepared):
+    from bench.execute.worker import Worker
+
+    worker = Worker([str(prepared.plugin)], 1)
+    key = f"edgematch/{prepared.name}"
+    worker.prepare_ahead([key], lambda: True)  # a run waits: nothing is prepared
+    worker.prepare_ahead(["edgematch/no-such-solver", key], lambda: False)
+    assert not worker.prepared  # the unknown one skipped; the other's first compilation left
+    run = Worker([str(prepared.plugin)], 1)
+    assert run.prepare(run.solver(key), lambda message: None) > 0  # compiled: cached now
+    worker.prepare_ahead(["edgematch/no-such-solver", key], lambda: False)
+    assert worker.prepared == {key}
+    seconds = worker.prepared_ahead[key]
+    assert seconds > 0
+    spec = worker.solver(key)
+    assert worker.prepare(spec, lambda message: None) == seconds  # the first run's row's
+    assert worker.prepare(spec, lambda message: None) == 0.0
 
 
 def test_the_prepare_folder_follows_the_user_cache(tmp_path, monkeypatch):

@@ -10,15 +10,20 @@ Three measurements, the last two in one command:
    checked by the family's checker, the journal, the Parquet table, the summary; no figures)
    of a suite with
    one ladder, ``block = --block``, ``native`` only, on the whole file, each run a new sweep
-   in a new results folder as a user's first run of a suite is (its worker boots while the
-   parent plans: bench/execute/early.py), or with ``--overwrite`` each run over the last
-   one's sweep, as a rerun is (the worker then starts once the sweep is planned);
+   in a new results folder as a user's first run of a suite is (its worker boots and loads
+   the solver's compiled code while the parent plans: bench/execute/early.py), or with
+   ``--overwrite`` each run over the last one's sweep, as a rerun is (the worker then starts
+   once the sweep is planned);
 3. the same on the file's first ``--first`` puzzles.
 
 The harness's rate is differential, so that the fixed start-up (imports, numba's cache load,
 the worker's start, the table's first write) is left out: (N - first) / (t_all - t_first),
 each time the median of ``--rounds`` runs made in turn (a single pair's difference moves by
-several microseconds a puzzle with the start-up's noise).
+several microseconds a puzzle with the start-up's noise). In a new sweep the plan is made while
+the worker boots and loads its solver: as long as it is the shorter of the two (on this
+machine, up to somewhat more than this file's size), the plan's per-puzzle cost is part of
+neither run's wall time and so not of the differential, which then measures the runs, the
+table and the summary; ``--overwrite`` measures the rerun, whose plan is on the way.
 Every run's row must be ``solved`` and ``verified`` (read back from both tables), else the
 script stops. The printed ratio is harness rate / kernel rate. The CPU of the command's
 processes is split, also differentially, into the worker's chunks (the rows' ``t_cpu``: the
@@ -204,7 +209,8 @@ def main() -> None:
     print(f"{what}: {len(lines)} puzzles; block {args.block}; "
           + ("each run over the last one's sweep (--overwrite: the worker starts once the "
              "sweep is planned)" if args.overwrite else
-             "each run a new sweep (its worker boots while the sweep is planned)"))
+             "each run a new sweep (its worker boots and loads the solver while the sweep "
+             "is planned: the plan's cost is left out while it is the shorter)"))
     print(f"batch kernel (batch9, one call, core {cpus[0]}): {rate:,.0f} puzzles/s (cpu, best "
           f"of {args.repeats})")
     trees = {"this checkout": ROOT, **({"baseline": args.baseline} if args.baseline else {})}

@@ -446,9 +446,19 @@ class Worker:
 
 
 def readable(inbox: Any) -> bool:
-    """Whether the parent has written a line this worker has not read (a look at the pipe, no
-    wait; a line its reader holds already is not seen)."""
-    return bool(select.select([inbox], [], [], 0)[0])
+    """Whether the parent has written something this worker has not read yet, in the pipe or
+    already in ``inbox``'s buffer (a buffered reader of the pipe; a look, no wait: the buffer
+    is peeked at with the pipe made non-blocking for that moment)."""
+    if select.select([inbox], [], [], 0)[0]:
+        return True
+    fd = inbox.fileno()
+    os.set_blocking(fd, False)
+    try:
+        return bool(inbox.peek(1))
+    except BlockingIOError:
+        return False
+    finally:
+        os.set_blocking(fd, True)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -397,6 +397,22 @@ def test_preparing_ahead_stops_when_a_run_comes_and_skips_what_does_not_load(
     assert worker.prepare(spec, lambda message: None) == 0.0
 
 
+def test_a_worker_sees_a_waiting_line_in_its_pipe_or_its_reader():
+    from bench.execute.worker import readable
+
+    read, write = os.pipe()
+    with os.fdopen(read, "rb") as inbox, os.fdopen(write, "wb", buffering=0) as outbox:
+        assert not readable(inbox)
+        outbox.write(b'{"op": "prepare"}\n{"op": "run"}\n')
+        assert readable(inbox)  # in the pipe
+        assert inbox.readline() == b'{"op": "prepare"}\n'
+        assert readable(inbox)  # in the reader's buffer: the pipe is empty
+        assert inbox.readline() == b'{"op": "run"}\n'
+        assert not readable(inbox)
+        outbox.write(b"x\n")
+        assert readable(inbox) and inbox.readline() == b"x\n"
+
+
 def test_the_prepare_folder_follows_the_user_cache(tmp_path, monkeypatch):
     from bench.execute.worker import prepare_folder
 

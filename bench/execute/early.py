@@ -76,7 +76,7 @@ def workers_started_early(suite_name: str, *, jobs: int | None, plugins: list[st
         _remove(made, lock_file if made_lock else None)
         yield None
         return
-    first = first_solvers(suite_name, solvers, plugins, data_dir)
+    first = first_solvers(suite_name, solvers, runner.slots[0].plugins, data_dir)
     for slot in runner.slots if first else ():
         with contextlib.suppress(OSError):  # a worker that died is noticed when given a run
             slot.send({"op": "prepare", "solvers": first})
@@ -95,14 +95,14 @@ def first_solvers(suite_name: str, solvers: list[str] | None, plugins: list[str]
     """The solvers (``family/name``) a sweep of the suite will run first, in order: each of
     its ladders' families (:func:`bench.plan.suite.suite_first_runs`), the suite's solver
     names (or ``solvers``, the command line's) in that family; nothing where the suite or a
-    plugin does not read (the sweep's planning then says what is wrong)."""
+    plugin (``plugins``: the command line's and the suite's) does not read (the sweep's
+    planning then says what is wrong)."""
     from bench.api import REGISTRY, solver_keys
     from bench.plan.registry import load_plugins, solver_index
 
     try:
         names, families = suite_first_runs(suite_name, data_dir)
-        head = suite_head(suite_name)
-        load_plugins([*plugins, *head.plugins])
+        load_plugins(plugins)
         known = {*solver_index(), *REGISTRY}
     except Exception:  # noqa: BLE001 - a hint only: planning reports the error
         return []

@@ -410,7 +410,7 @@ class Runner:
                             pass
                         stamp("idle>")
                     stamp("wait<")
-                    self._wait(busy)
+                    self._readable(busy, POLL_S)
                     stamp("wait>")
                 ended = self._ended(busy)
                 for slot in busy:  # a block sent ahead to a worker that was killed or died
@@ -501,17 +501,10 @@ class Runner:
         return ended
 
     @staticmethod
-    def _readable(busy: list[Slot]) -> bool:
-        """Whether a worker has written something not read yet (a look, no wait)."""
+    def _readable(busy: list[Slot], wait_s: float = 0.0) -> bool:
+        """Whether a worker has written something not read yet, waiting up to ``wait_s`` for
+        it (0: a look, no wait)."""
         import select
 
         fds = [s.rfd for s in busy if s.rfd >= 0]
-        return bool(fds) and bool(select.select(fds, [], [], 0)[0])
-
-    @staticmethod
-    def _wait(busy: list[Slot]) -> None:
-        import select
-
-        fds = [s.rfd for s in busy if s.rfd >= 0]
-        if fds:
-            select.select(fds, [], [], POLL_S)
+        return bool(fds) and bool(select.select(fds, [], [], wait_s)[0])

@@ -237,7 +237,7 @@ def prepare_once(spec: Any, notify: Notify) -> float:
     key = prepare_key(spec)
     base = _stamp_base(spec)
     stamp_path = base.with_suffix(".json") if base is not None else None
-    first = stamp_path is None or not stamp_is_current(read_stamp(stamp_path), key)
+    first = not _loads(base, key)
     if first:
         notify({"op": "preparing", "solver": spec.key, "note": first_run_note(spec)})
     with machine_lock(base.with_suffix(".lock") if base is not None else None):
@@ -260,9 +260,12 @@ def _stamp_base(spec: Any) -> Path | None:
 def prepare_loads(spec: Any) -> bool:
     """Whether ``spec.prepare()`` would load what an earlier one compiled on this machine (its
     stamp is current: :func:`stamp_is_current`) rather than compile."""
-    base = _stamp_base(spec)
-    return base is not None and stamp_is_current(read_stamp(base.with_suffix(".json")),
-                                                 prepare_key(spec))
+    return _loads(_stamp_base(spec), prepare_key(spec))
+
+
+def _loads(base: Path | None, key: str) -> bool:
+    """Whether the stamp at ``base`` (:func:`_stamp_base`) is current for ``key``."""
+    return base is not None and stamp_is_current(read_stamp(base.with_suffix(".json")), key)
 
 
 class Worker:

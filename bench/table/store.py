@@ -318,12 +318,10 @@ def arrow_table(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]],
         pieces = []
         for values, size in _runs(parts, name):
             if type(values) is list:
-                if not _converts(values, dtype):
+                array = _list_array(values, dtype, pool)
+                if array is None:
                     return None
-                try:
-                    pieces.append(pa.array(values, type=kind, memory_pool=pool))
-                except (pa.ArrowInvalid, OverflowError):  # an integer past 64 bits
-                    return None
+                pieces.append(array)
             elif isinstance(values, pa.Array):
                 pieces.append(values)
             elif values is None:
@@ -346,20 +344,27 @@ def varying_arrays(part: tuple[dict[str, Any], dict[str, list[Any]], int],
                    dtypes: dict[str, str]) -> dict[str, Any] | None:
     """Each varying column of a part as the Arrow array :func:`arrow_table` makes of it with
     these dtypes (a dtype for each); None where a value does not convert."""
-    import pyarrow as pa
-
     pool = table_memory_pool()
     arrays = {}
     for name, values in part[1].items():
-        dtype = dtypes[name]
-        if not _converts(values, dtype):
+        array = _list_array(values, dtypes[name], pool)
+        if array is None:
             return None
-        try:
-            arrays[name] = pa.array(values, type=getattr(pa, ARROW_TYPES[dtype])(),
-                                    memory_pool=pool)
-        except (pa.ArrowInvalid, OverflowError):  # an integer past 64 bits
-            return None
+        arrays[name] = array
     return arrays
+
+
+def _list_array(values: list[Any], dtype: str, pool: Any) -> Any:
+    """The Arrow array of a list of values of a column's dtype, made exactly; None where a
+    value does not convert (of another type, or an integer past 64 bits)."""
+    import pyarrow as pa
+
+    if not _converts(values, dtype):
+        return None
+    try:
+        return pa.array(values, type=getattr(pa, ARROW_TYPES[dtype])(), memory_pool=pool)
+    except (pa.ArrowInvalid, OverflowError):  # an integer past 64 bits
+        return None
 
 
 def _runs(parts: list[tuple[dict[str, Any], dict[str, list[Any]], int]], name: str

@@ -104,17 +104,20 @@ def _prepare(suite_name: str, timeout: float | None, mem: int | None, repeats: i
 
 
 @contextlib.contextmanager
-def collection_paused() -> Iterator[None]:
-    """No cyclic garbage collection inside (reference counting still frees), and what is
-    alive at the end (the planned runs) left out of later collections until
-    :func:`plan_released`: planning makes a few objects per run and no cycles, and each
-    collection would walk every object made so far, tens of thousands of runs' worth in a
-    big grid, for as long as the sweep lasts."""
+def collection_paused(frozen: bool = False) -> Iterator[None]:
+    """No cyclic garbage collection inside (reference counting still frees), and where
+    ``frozen`` (a sweep's plan, which it keeps to its end) what is alive at the end left out
+    of later collections until :func:`plan_released`: planning makes a few objects per run
+    and no cycles, and each collection would walk every object made so far, tens of thousands
+    of runs' worth in a big grid, for as long as the sweep lasts. Not frozen (a plan made
+    alone, by :func:`prepare_sweep`), the next collection walks the plan once, as it would
+    any objects."""
     was = gc.isenabled()
     gc.disable()
     try:
         yield
-        gc.freeze()
+        if frozen:
+            gc.freeze()
     finally:
         if was:
             gc.enable()
@@ -378,9 +381,10 @@ def run_sweep(suite_name: str, *, solvers: list[str] | None = None,
                                results=Path(results), name=name, resume=resume,
                                executor=executor, solvers=solvers,
                                data_dir=data_dir) as early:
-        suite, tasks = prepare_sweep(suite_name, solvers=solvers, timeout=timeout, mem=mem,
-                                     repeats=repeats, params=params, data_dir=data_dir,
-                                     plugins=plugins)
+        with collection_paused(frozen=True):  # the plan is kept to the sweep's end
+            suite, tasks = prepare_sweep(suite_name, solvers=solvers, timeout=timeout,
+                                         mem=mem, repeats=repeats, params=params,
+                                         data_dir=data_dir, plugins=plugins)
         if held is not None:
             held.append(tasks)
         with plan_released():

@@ -144,3 +144,28 @@ def test_a_plan_is_freed_though_a_module_it_imported_keeps_an_exception(tmp_path
                      "plan = weakref.ref(suite)\ndel suite, tasks\n"
                      "gc.unfreeze(); gc.collect()\nprint(plan() is None)", str(tmp_path))
     assert out.strip() == "True"
+
+
+def test_a_plan_made_alone_is_left_to_the_collector_and_a_sweeps_is_frozen_to_its_end(
+        tmp_path, monkeypatch):
+    """``prepare_sweep`` on its own freezes nothing (its plan is collected as any objects
+    are); ``run_sweep`` keeps its plan out of collections while it runs, and lets it go at
+    its end."""
+    import gc
+
+    from bench.execute import sweep as sweep_module
+
+    suite = tmp_path / "s.toml"
+    suite.write_text(sudoku_ladder_suite("s", [1, 2], [30]))
+    before = gc.get_freeze_count()
+    _, tasks = sweep_module.prepare_sweep(str(suite))
+    assert tasks and gc.get_freeze_count() == before and gc.isenabled()
+    seen = []
+
+    def locked(suite, tasks, *args, **kwargs):
+        seen.append(gc.get_freeze_count())
+        return tmp_path
+
+    monkeypatch.setattr(sweep_module, "_run_locked", locked)
+    sweep_module.run_sweep(str(suite), results=tmp_path / "results", progress=False)
+    assert seen and seen[0] > before and gc.get_freeze_count() == 0

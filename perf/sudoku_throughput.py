@@ -10,20 +10,22 @@ Three measurements, the last two in one command:
    checked by the family's checker, the journal, the Parquet table, the summary; no figures)
    of a suite with
    one ladder, ``block = --block``, ``native`` only, on the whole file, each run a new sweep
-   in a new results folder as a user's first run of a suite is (its worker boots and loads
-   the solver's compiled code while the parent plans: bench/execute/early.py), or with
-   ``--overwrite`` each run over the last one's sweep, as a rerun is (the worker then starts
-   once the sweep is planned);
+   in a new results folder as a user's first run of a suite is, or with ``--overwrite``
+   each run over the last one's sweep, as a rerun is (the old sweep set aside meanwhile);
+   either way its worker boots and loads the solver's compiled code while the parent plans
+   (bench/execute/early.py);
 3. the same on the file's first ``--first`` puzzles.
 
 The harness's rate is differential, so that the fixed start-up (imports, numba's cache load,
 the worker's start, the table's first write) is left out: (N - first) / (t_all - t_first),
 each time the median of ``--rounds`` runs made in turn (a single pair's difference moves by
-several microseconds a puzzle with the start-up's noise). In a new sweep the plan is made while
-the worker boots and loads its solver: as long as it is the shorter of the two (on this
-machine, up to somewhat more than this file's size), the plan's per-puzzle cost is part of
-neither run's wall time and so not of the differential, which then measures the runs, the
-table and the summary; ``--overwrite`` measures the rerun, whose plan is on the way.
+several microseconds a puzzle with the start-up's noise). The plan is made while the worker
+boots and loads its solver: as long as it is the shorter of the two (on this machine, up to
+somewhat more than this file's size), the plan's per-puzzle cost is part of neither run's
+wall time and so not of the differential, which then measures the runs, the table and the
+summary. So the script also times the plan alone (``prepare_sweep`` of both suites, in turn,
+in a process of its own) and prints the differential with the plan's added, as it is once a
+file's plan outlasts the worker's start.
 Every run's row must be ``solved`` and ``verified`` (read back from both tables), else the
 script stops. The printed ratio is harness rate / kernel rate. The CPU of the command's
 processes is split, also differentially, into the worker's chunks (the rows' ``t_cpu``: the
@@ -156,8 +158,8 @@ def harness_run(folder: Path, name: str, file: Path, block: int, root: Path = RO
     The sweep is a new one, in a results folder of its own (removed once read), as a user's
     first run of a suite: its worker boots while the sweep is planned (bench/execute/early.py).
     ``overwrite``: the run goes over the sweep of the same name in ``folder/results`` with
-    ``--overwrite``, as a user's rerun does, where the worker starts once the sweep is
-    planned (the old sweep is kept until the new one's plan stands)."""
+    ``--overwrite``, as a user's rerun does (the old sweep set aside while the worker boots
+    and the new one is planned, deleted once it is)."""
     suite = folder / f"{name}.toml"
     suite.write_text(SUITE.format(name=name, block=block, file=file))
     results = folder / "results" if overwrite else Path(tempfile.mkdtemp(dir=folder)) / "results"
@@ -175,6 +177,32 @@ def harness_run(folder: Path, name: str, file: Path, block: int, root: Path = RO
     if not ((table["status"] == "solved") & table["verified"].fillna(False)).all():
         raise SystemExit(f"{name}: a row is not solved and verified")
     return wall, cpu, float(table["t_cpu"].sum())
+
+
+PLAN_TIMER = """
+import statistics, sys, time
+from bench.execute.sweep import prepare_sweep
+first, full, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
+prepare_sweep(first)  # the imports and the solver index: not the plan's
+seconds = {first: [], full: []}
+for _ in range(rounds):
+    for suite in (first, full):
+        t = time.perf_counter()
+        prepare_sweep(suite)
+        seconds[suite].append(time.perf_counter() - t)
+print(statistics.median(seconds[first]), statistics.median(seconds[full]))
+"""
+
+
+def plan_seconds(folder: Path, root: Path, rounds: int) -> tuple[float, float]:
+    """Median wall seconds of the plan alone (``prepare_sweep`` of the first and the all
+    suite, in turn, ``rounds`` times each) with the code of the checkout ``root``, in a
+    process of its own after a first plan (its imports left out)."""
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    out = subprocess.run([sys.executable, "-c", PLAN_TIMER, str(folder / "first.toml"),
+                          str(folder / "all.toml"), str(rounds)], check=True, cwd=root,
+                         env=env, capture_output=True, text=True).stdout.split()
+    return float(out[0]), float(out[1])
 
 
 def main() -> None:
@@ -207,10 +235,10 @@ def main() -> None:
     rate = kernel_rate(lines, args.repeats)
     os.sched_setaffinity(0, cpus)
     print(f"{what}: {len(lines)} puzzles; block {args.block}; "
-          + ("each run over the last one's sweep (--overwrite: the worker starts once the "
-             "sweep is planned)" if args.overwrite else
-             "each run a new sweep (its worker boots and loads the solver while the sweep "
-             "is planned: the plan's cost is left out while it is the shorter)"))
+          + ("each run over the last one's sweep (--overwrite)" if args.overwrite else
+             "each run a new sweep")
+          + " (its worker boots and loads the solver while the sweep is planned: the plan's "
+          "cost is left out while it is the shorter)")
     print(f"batch kernel (batch9, one call, core {cpus[0]}): {rate:,.0f} puzzles/s (cpu, best "
           f"of {args.repeats})")
     trees = {"this checkout": ROOT, **({"baseline": args.baseline} if args.baseline else {})}
@@ -222,7 +250,9 @@ def main() -> None:
                 harness_run(folder, name, file, args.block, trees[label], args.overwrite)
                 for name, file in (("first", first), ("all", full))))
     n = len(lines) - args.first
-    times = {label: report(label, root, rounds[label], len(lines), args.first, rate)
+    plans = {label: plan_seconds(folder, root, args.rounds) for label, root in trees.items()}
+    times = {label: report(label, root, rounds[label], len(lines), args.first, rate,
+                           plans[label])
              for label, root in trees.items()}
     if args.baseline is not None:
         print(f"this checkout / baseline, differential time a puzzle: "
@@ -231,9 +261,10 @@ def main() -> None:
               f"{1e6 * times['baseline'] / n:.1f} us)")
 
 
-def report(label: str, root: Path, rounds: list[Any], count: int, first: int, rate: float
-           ) -> float:
-    """Print one checkout's figures from its rounds; return its differential wall seconds."""
+def report(label: str, root: Path, rounds: list[Any], count: int, first: int, rate: float,
+           plan: tuple[float, float]) -> float:
+    """Print one checkout's figures from its rounds and its plan's seconds (first, all);
+    return its differential wall seconds."""
     print(f"{label} ({root}):")
     if len(rounds) > 1:
         print(f"{len(rounds)} rounds, wall s: first "
@@ -257,6 +288,13 @@ def report(label: str, root: Path, rounds: list[Any], count: int, first: int, ra
           f"summary; the worker between chunks): {1e6 / harness_cpu - 1e6 * chunks:.1f}")
     print(f"ratio harness / kernel: {harness / rate:.1%} (wall); {harness_cpu / rate:.1%} "
           "(CPU: both cores' work for the harness against one core's for the kernel)")
+    planned = (plan[1] - plan[0]) / n
+    counted = n / (t_all - t_first + plan[1] - plan[0])
+    print(f"  the plan alone (prepare_sweep, a process of its own): {plan[1]:.3f} s, first "
+          f"{plan[0]:.3f} s, {1e6 * planned:.1f} us a puzzle of the difference, made while "
+          f"the worker starts (out of the wall times above while it is the shorter); added "
+          f"to them, as once a file's plan outlasts that start: {1e6 / counted:.1f} us a "
+          f"puzzle, {counted / rate:.1%} of the kernel")
     return t_all - t_first
 
 

@@ -380,7 +380,7 @@ def run_sweep(suite_name: str, *, solvers: list[str] | None = None,
     with workers_started_early(suite_name, jobs=jobs, plugins=list(plugins),
                                results=Path(results), name=name, resume=resume,
                                executor=executor, solvers=solvers,
-                               data_dir=data_dir) as early:
+                               data_dir=data_dir, overwrite=overwrite) as early:
         with collection_paused(frozen=True):  # the plan is kept to the sweep's end
             suite, tasks = prepare_sweep(suite_name, solvers=solvers, timeout=timeout,
                                          mem=mem, repeats=repeats, params=params,
@@ -394,13 +394,8 @@ def run_sweep(suite_name: str, *, solvers: list[str] | None = None,
                                  f"runs need the local executor, not {executor}")
             sweep = name or suite.name
             plugins = [*plugins, *suite.plugins]
-            started = None
-            if early is not None:
-                early.begun = True  # whatever happens now, the sweep's folder is kept
-                if early.sweep == sweep:
-                    started = early.runner
-                else:  # started for another name: its workers are not this sweep's
-                    early.runner.stop()
+            # whatever happens now, the sweep's folder is kept (and what it overwrites gone)
+            started = early.begin(sweep) if early is not None else None
             # an early start holds the sweep's lock already
             with sweep_lock(Path(results), sweep) if started is None else contextlib.nullcontext():
                 return _run_locked(suite, tasks, sweep, Path(results) / sweep, jobs=jobs,

@@ -116,5 +116,30 @@ def test_overwrite_and_resume_with_workers_started_early(tmp_path, events):
     events.clear()
     over = sweep_module.run_sweep(suite(tmp_path), results=results, progress=False,
                                   overwrite=True)
-    assert [kind for kind, _ in events][:2] == ["plan", "spawn"]  # overwritten: after
+    assert [kind for kind, _ in events][:2] == ["spawn", "plan"]  # overwritten: started early
     assert sorted(bench.load(over)["key"]) == keys
+    assert sorted(path.name for path in results.iterdir()) == [".early.lock", "early"]
+
+
+def test_a_sweep_to_overwrite_is_put_back_when_the_planning_fails(tmp_path, events):
+    """``--overwrite`` sets the old sweep aside while the workers start and the sweep is
+    planned; a suite that then fails its planning leaves it as it was, and one that plans
+    replaces it."""
+    results = tmp_path / "r"
+    first = sweep_module.run_sweep(suite(tmp_path), results=results, progress=False)
+    before = {path.relative_to(first): path.read_bytes() for path in first.rglob("*")
+              if path.is_file()}
+    events.clear()
+    with pytest.raises(SuiteError, match="block"):
+        sweep_module.run_sweep(suite(tmp_path, extra="block = 0"), results=results,
+                               progress=False, overwrite=True)
+    assert [kind for kind, _ in events] == ["spawn", "plan"]  # set aside, then put back
+    assert not any(alive(pid) for kind, pid in events if kind == "spawn")
+    after = {path.relative_to(first): path.read_bytes() for path in first.rglob("*")
+             if path.is_file()}
+    assert after == before
+    assert sorted(path.name for path in results.iterdir()) == [".early.lock", "early"]
+    (first / "runs.parquet").unlink()  # the new sweep's table is its own
+    sweep_module.run_sweep(suite(tmp_path), results=results, progress=False, overwrite=True)
+    assert (first / "runs.parquet").exists() and len(bench.load(first)) == 4
+    assert sorted(path.name for path in results.iterdir()) == [".early.lock", "early"]

@@ -322,8 +322,9 @@ def test_a_worker_started_early_loads_a_compiled_solver_while_the_sweep_is_plann
         tmp_path, prepared, monkeypatch):
     """The first sweep compiles at its first run (nothing is prepared ahead of a first
     compilation); the next one's early worker loads the cache while the sweep is still
-    planned (here: planning held for a second), and the first run's row still carries the
-    seconds it took."""
+    planned (here: planning held until the worker says it loaded, or for 30 s on a machine
+    too busy for that: then the load comes after and the test fails), and the first run's
+    row still carries the seconds it took."""
     from bench.execute import sweep as sweep_module
 
     suite = tmp_path / "suite.toml"
@@ -332,7 +333,11 @@ def test_a_worker_started_early_loads_a_compiled_solver_while_the_sweep_is_plann
 
     def slow_plan(*args, **kwargs):
         made = plan(*args, **kwargs)
-        time.sleep(1.0)
+        deadline = time.monotonic() + (30.0 if planned_at else 0.2)
+        while time.monotonic() < deadline and "hit" not in [
+                what for what, _, _ in ((tmp_path / "prepare.log").exists()
+                                        and prepare_log(tmp_path) or [])]:
+            time.sleep(0.02)
         planned_at.append(time.time())
         return made
 

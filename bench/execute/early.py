@@ -9,8 +9,9 @@ What a worker needs before it starts is in the command line and the suite file's
 (:func:`bench.plan.suite.suite_head`: the sweep's name, ``jobs``, ``cores``, plugins); its
 log goes to the sweep's ``workers/`` folder, so the sweep's lock is taken first. A sweep that
 ``--overwrite`` replaces (a folder with a journal) is first set aside, renamed within
-``results/`` under the lock, and deleted once the new sweep is planned; if planning fails it
-is put back as it was. Nothing starts early (the sweep then starts its workers when it gives
+``results/`` under the lock (``.NAME.overwritten-PID``, where a kill of the command meanwhile
+leaves it), and deleted once the new sweep is planned; if planning fails it is put back as it
+was. Nothing starts early (the sweep then starts its workers when it gives
 out its first runs, as without this) where the head does not read (the suite's full reading
 reports the error), where the executor is not the local one, where the sweep's folder exists
 and the command neither resumes nor overwrites it (the command is refused, or a folder without

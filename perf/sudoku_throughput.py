@@ -180,9 +180,10 @@ def harness_run(folder: Path, name: str, file: Path, block: int, root: Path = RO
 
 
 PLAN_TIMER = """
-import statistics, sys, time
+import gc, statistics, sys, time
 from bench.execute.sweep import prepare_sweep
 first, full, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
+gc.disable()  # no collection walks a plan: a sweep keeps its plan out of them
 prepare_sweep(first)  # the imports and the solver index: not the plan's
 seconds = {first: [], full: []}
 for _ in range(rounds):
@@ -197,7 +198,8 @@ print(statistics.median(seconds[first]), statistics.median(seconds[full]))
 def plan_seconds(folder: Path, root: Path, rounds: int) -> tuple[float, float]:
     """Median wall seconds of the plan alone (``prepare_sweep`` of the first and the all
     suite, in turn, ``rounds`` times each) with the code of the checkout ``root``, in a
-    process of its own after a first plan (its imports left out)."""
+    process of its own after a first plan (its imports left out), cyclic collections off
+    (``run_sweep`` keeps its plan out of them; a plan made alone is walked by the next one)."""
     env = {**os.environ, "PYTHONPATH": str(root)}
     out = subprocess.run([sys.executable, "-c", PLAN_TIMER, str(folder / "first.toml"),
                           str(folder / "all.toml"), str(rounds)], check=True, cwd=root,

@@ -11,14 +11,13 @@ log goes to the sweep's ``workers/`` folder, so the sweep's lock is taken first.
 ``--overwrite`` replaces (a folder with a journal) is first set aside, renamed within
 ``results/`` under the lock (``.NAME.overwritten-PID``, where a kill of the command meanwhile
 leaves it), and deleted once the new sweep is planned; if planning fails it is put back as it
-was. Nothing starts early (the sweep then starts its workers when it gives
-out its first runs, as without this) where the head does not read (the suite's full reading
-reports the error), where the executor is not the local one, where the sweep's folder exists
-and the command neither resumes nor overwrites it (the command is refused, or a folder without
-a journal is run into), or where another cliffbench holds the sweep. If planning then fails,
-the workers are stopped and the folders, lock file included, that the start made are
-removed: a bad suite still leaves nothing behind, and what it would have overwritten is
-there again.
+was. Nothing starts early (the sweep then starts its workers when it gives out its first runs,
+as without this) where the head does not read (the suite's full reading reports the error),
+where the executor is not the local one, where the sweep's folder exists and the command
+neither resumes nor overwrites it (the command is refused, or a folder without a journal is
+run into), or where another cliffbench holds the sweep. If planning then fails, the workers
+are stopped and the folders, lock file included, that the start made are removed: a bad suite
+still leaves nothing behind, and what it would have overwritten is there again.
 
 Booted, a worker would wait for its first run and only then prepare its solver (load its
 compiled kernels: a good part of a second for a numba solver). It is told at once what the sweep
